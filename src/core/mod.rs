@@ -1,0 +1,11 @@
+//! The puzzle domain: digits and masks, the grid, the three puzzle types with
+//! their string formats, propagation and solving. Nothing here does I/O or
+//! knows about files, SQLite, threads or the command line.
+
+pub mod base32;
+pub mod grid;
+pub mod killer;
+pub mod mask;
+pub mod puzzle;
+pub mod str8ts;
+pub mod sudoku;

@@ -1,0 +1,222 @@
+//! The one entry point the pipeline calls: recognise which format a puzzle
+//! string is in, hand it to its type's module, and get back an [`Analysis`]:
+//! the archive's view of one puzzle (identity, clue count, propagated
+//! encoding, solution status). Pure: strings in, values out.
+
+use std::fmt;
+
+use crate::core::grid::CELLS;
+use crate::core::mask::Mask;
+use crate::core::{killer, str8ts, sudoku};
+
+/// The three puzzle types, as stored in the archive's `type` column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum PuzzleType {
+    Sudoku,
+    Killer,
+    Str8ts,
+}
+
+impl PuzzleType {
+    pub const ALL: [PuzzleType; 3] = [PuzzleType::Sudoku, PuzzleType::Killer, PuzzleType::Str8ts];
+
+    /// The name stored in the archive and accepted on the command line.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            PuzzleType::Sudoku => "sudoku",
+            PuzzleType::Killer => "killer",
+            PuzzleType::Str8ts => "str8ts",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<PuzzleType> {
+        PuzzleType::ALL.into_iter().find(|t| t.as_str() == s)
+    }
+
+    /// The page a packed string of this type is opened with (`export --form url`).
+    pub const fn url_prefix(self) -> &'static str {
+        match self {
+            PuzzleType::Sudoku => "https://www.sudokuwiki.org/sudoku.htm?bd=",
+            PuzzleType::Killer => "https://www.sudokuwiki.org/killersudoku.aspx?bd=",
+            PuzzleType::Str8ts => "https://www.str8ts.com/str8ts.aspx?bd=",
+        }
+    }
+}
+
+impl fmt::Display for PuzzleType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What the solver found after propagation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Propagation reached a contradiction; the message says where.
+    Contradiction(String),
+    /// The search found no solution.
+    Unsolvable,
+    /// Exactly one solution: 81 characters, as the type defines them.
+    Unique(String),
+    /// Two or more solutions (the search stopped at the second).
+    Multiple,
+}
+
+impl Status {
+    /// The archive's `solutions` value: 0, 1, or 2 for "two or more".
+    pub const fn count(&self) -> u8 {
+        match self {
+            Status::Contradiction(_) | Status::Unsolvable => 0,
+            Status::Unique(_) => 1,
+            Status::Multiple => 2,
+        }
+    }
+
+    pub fn solution(&self) -> Option<&str> {
+        match self {
+            Status::Unique(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// One puzzle, analysed: everything the archive stores plus what `show` draws.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    pub kind: PuzzleType,
+    /// Givens (Killer: cages plus givens), the indexed clue count.
+    pub clues: u32,
+    /// The puzzle's identity, readable: see each type's module for its form.
+    pub givens: String,
+    /// The packed string of the propagated board (the type's packed format).
+    pub encoding: String,
+    pub status: Status,
+    /// Candidates of every cell after propagation (one bit = placed).
+    pub candidates: [Mask; CELLS],
+    /// Which cells hold givens.
+    pub given: [bool; CELLS],
+    /// Per-cell region mark for drawing: Killer cage number (1-based),
+    /// Str8ts 1 for black cells; 0 everywhere for classic Sudoku.
+    pub shading: [u8; CELLS],
+}
+
+/// Which type the caller says the strings are, or `Auto` to recognise them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TypeHint {
+    #[default]
+    Auto,
+    Only(PuzzleType),
+}
+
+/// Why a string is not an acceptable puzzle.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PuzzleError {
+    #[error("{0}")]
+    Sudoku(#[from] sudoku::Error),
+    #[error("{0}")]
+    Killer(#[from] killer::Error),
+    #[error("{0}")]
+    Str8ts(#[from] str8ts::Error),
+    #[error("unrecognised puzzle: {len} characters match no format (81, 162, 243, or killer 81,162 / 162,162)")]
+    Unrecognised { len: usize },
+    #[error("empty puzzle string")]
+    Empty,
+}
+
+impl PuzzleError {
+    /// A short stable code for the archive's `rejects.reason` column.
+    pub fn code(&self) -> &'static str {
+        match self {
+            PuzzleError::Sudoku(e) => e.code(),
+            PuzzleError::Killer(e) => e.code(),
+            PuzzleError::Str8ts(e) => e.code(),
+            PuzzleError::Unrecognised { .. } => "format",
+            PuzzleError::Empty => "empty",
+        }
+    }
+}
+
+/// Strips a URL down to its `bd=` value and says which type its page implies.
+/// `https://www.str8ts.com/str8ts.aspx?bd=XYZ&x=1` -> (`XYZ`, Some(Str8ts)).
+pub fn strip_url(s: &str) -> (&str, Option<PuzzleType>) {
+    let Some(at) = s.find("bd=") else {
+        return (s, None);
+    };
+    let page = s[..at].to_ascii_lowercase();
+    let hint = if page.contains("killer") {
+        Some(PuzzleType::Killer)
+    } else if page.contains("str8ts") {
+        Some(PuzzleType::Str8ts)
+    } else if page.contains("sudoku") {
+        Some(PuzzleType::Sudoku)
+    } else {
+        None
+    };
+    let value = &s[at + 3..];
+    let end = value.find(['&', '#']).unwrap_or(value.len());
+    (&value[..end], hint)
+}
+
+/// Recognises the type of a bare (URL-free) string by its shape.
+///
+/// A comma means Killer; 243 characters mean Str8ts packed; 81 classic legacy.
+/// 162 characters are classic packed unless they have the Str8ts legacy shape
+/// (81 digits, then 81 of `0`/`1`); pass a [`TypeHint`] to overrule.
+pub fn recognise(s: &str) -> Result<PuzzleType, PuzzleError> {
+    let b = s.as_bytes();
+    if b.contains(&b',') {
+        return Ok(PuzzleType::Killer);
+    }
+    match b.len() {
+        0 => Err(PuzzleError::Empty),
+        81 => Ok(PuzzleType::Sudoku),
+        162 if str8ts::looks_like_legacy(s) => Ok(PuzzleType::Str8ts),
+        162 => Ok(PuzzleType::Sudoku),
+        243 => Ok(PuzzleType::Str8ts),
+        len => Err(PuzzleError::Unrecognised { len }),
+    }
+}
+
+/// Parses, validates, propagates and solves one puzzle string (bare or URL).
+pub fn analyse(s: &str, hint: TypeHint) -> Result<Analysis, PuzzleError> {
+    let (bare, url_type) = strip_url(s);
+    let kind = match (hint, url_type) {
+        (TypeHint::Only(t), _) => t,
+        (TypeHint::Auto, Some(t)) => t,
+        (TypeHint::Auto, None) => recognise(bare)?,
+    };
+    Ok(match kind {
+        PuzzleType::Sudoku => sudoku::analyse(bare)?,
+        PuzzleType::Killer => killer::analyse(bare)?,
+        PuzzleType::Str8ts => str8ts::analyse(bare)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_strip_to_their_value_and_name_their_type() {
+        let cases = [
+            ("https://www.sudokuwiki.org/sudoku.htm?bd=abc", "abc", Some(PuzzleType::Sudoku)),
+            ("https://www.sudokuwiki.org/killersudoku.aspx?bd=a,b&x=1", "a,b", Some(PuzzleType::Killer)),
+            ("https://www.str8ts.com/str8ts.aspx?bd=xyz#top", "xyz", Some(PuzzleType::Str8ts)),
+            ("plain", "plain", None),
+        ];
+        for (url, value, t) in cases {
+            assert_eq!(strip_url(url), (value, t), "{url}");
+        }
+    }
+
+    #[test]
+    fn shapes_are_recognised() {
+        assert_eq!(recognise(&"0".repeat(81)), Ok(PuzzleType::Sudoku));
+        assert_eq!(recognise(&"0".repeat(243)), Ok(PuzzleType::Str8ts));
+        assert_eq!(recognise(&format!("{},{}", "1".repeat(81), "0".repeat(162))), Ok(PuzzleType::Killer));
+        assert_eq!(recognise(&format!("{}{}", "0".repeat(81), "01".repeat(40) + "1")), Ok(PuzzleType::Str8ts));
+        assert_eq!(recognise(&"a".repeat(162)), Ok(PuzzleType::Sudoku));
+        assert_eq!(recognise("123"), Err(PuzzleError::Unrecognised { len: 3 }));
+        assert_eq!(recognise(""), Err(PuzzleError::Empty));
+    }
+}
