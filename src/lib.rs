@@ -1,7 +1,14 @@
 //! sudoku-archive: build and query SQLite archives of Sudoku-family puzzles.
 //!
-//! `core` is the pure puzzle domain; `input`, `pipeline`, `archive` and `cli`
-//! are the thin layers that read files, run the stages in parallel, store the
-//! results and talk to people.
+//! Data flows one way: [`input`] reads files into chunks of lines,
+//! [`pipeline`] runs each line through the pure puzzle domain in [`core`]
+//! (parse, validate, propagate, count, encode) on worker threads, and
+//! [`archive`] stores the results in SQLite. [`cli`] is the edge that talks
+//! to people; [`progress`] is its progress bar.
 
+pub mod archive;
+pub mod cli;
 pub mod core;
+pub mod input;
+pub mod pipeline;
+pub mod progress;

@@ -1,3 +1,7 @@
-fn main() {
-    println!("Hello, world!");
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    sudoku_archive::cli::run(sudoku_archive::cli::Cli::parse())
 }

@@ -43,8 +43,13 @@ mod tests {
     fn formats_md_examples() {
         // given 5 = 33 = "11"; all nine candidates = 1022 = "vu"; killer max 364 = "bc";
         // str8ts black 9 = 1027 = "103", white all = 2044 = "1vs".
-        let cases: [(u16, usize, &str); 5] =
-            [(33, 2, "11"), (1022, 2, "vu"), (364, 2, "bc"), (1027, 3, "103"), (2044, 3, "1vs")];
+        let cases: [(u16, usize, &str); 5] = [
+            (33, 2, "11"),
+            (1022, 2, "vu"),
+            (364, 2, "bc"),
+            (1027, 3, "103"),
+            (2044, 3, "1vs"),
+        ];
         for (n, w, s) in cases {
             let mut out = String::new();
             encode_into(n, w, &mut out);

@@ -16,7 +16,11 @@ impl Cell {
     }
 
     pub const fn from_row_col(row: usize, col: usize) -> Option<Cell> {
-        if row < 9 && col < 9 { Some(Cell((row * 9 + col) as u8)) } else { None }
+        if row < 9 && col < 9 {
+            Some(Cell((row * 9 + col) as u8))
+        } else {
+            None
+        }
     }
 
     pub const fn index(self) -> usize {
@@ -119,8 +123,8 @@ mod tests {
 
     #[test]
     fn peers_are_twenty_distinct_others() {
-        for c in 0..81 {
-            let mut v: Vec<u8> = PEERS[c].to_vec();
+        for (c, peers) in PEERS.iter().enumerate() {
+            let mut v: Vec<u8> = peers.to_vec();
             v.sort_unstable();
             v.dedup();
             assert_eq!(v.len(), 20);

@@ -12,12 +12,20 @@ pub struct Digit(u8);
 impl Digit {
     /// `Some` for 1..=9, `None` otherwise.
     pub const fn new(d: u8) -> Option<Digit> {
-        if d >= 1 && d <= 9 { Some(Digit(d)) } else { None }
+        if d >= 1 && d <= 9 {
+            Some(Digit(d))
+        } else {
+            None
+        }
     }
 
     /// The digit of an ASCII character `'1'..='9'`.
     pub const fn from_ascii(c: u8) -> Option<Digit> {
-        if c >= b'1' && c <= b'9' { Some(Digit(c - b'0')) } else { None }
+        if c >= b'1' && c <= b'9' {
+            Some(Digit(c - b'0'))
+        } else {
+            None
+        }
     }
 
     pub const fn get(self) -> u8 {
@@ -66,7 +74,11 @@ impl Mask {
 
     /// `Some` when only the low nine bits are used.
     pub const fn new(bits: u16) -> Option<Mask> {
-        if bits <= 0x1ff { Some(Mask(bits)) } else { None }
+        if bits <= 0x1ff {
+            Some(Mask(bits))
+        } else {
+            None
+        }
     }
 
     /// Keeps the low nine bits; for bit arithmetic already known to be in range.
@@ -121,12 +133,20 @@ impl Mask {
 
     /// The lowest digit in the set.
     pub const fn lowest(self) -> Option<Digit> {
-        if self.0 == 0 { None } else { Some(Digit(self.0.trailing_zeros() as u8 + 1)) }
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Digit(self.0.trailing_zeros() as u8 + 1))
+        }
     }
 
     /// The highest digit in the set.
     pub const fn highest(self) -> Option<Digit> {
-        if self.0 == 0 { None } else { Some(Digit(16 - self.0.leading_zeros() as u8)) }
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Digit(16 - self.0.leading_zeros() as u8))
+        }
     }
 
     pub const fn remaining(self) -> Remaining {

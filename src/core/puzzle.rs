@@ -117,7 +117,9 @@ pub enum PuzzleError {
     Killer(#[from] killer::Error),
     #[error("{0}")]
     Str8ts(#[from] str8ts::Error),
-    #[error("unrecognised puzzle: {len} characters match no format (81, 162, 243, or killer 81,162 / 162,162)")]
+    #[error(
+        "unrecognised puzzle: {len} characters match no format (81, 162, 243, or killer 81,162 / 162,162)"
+    )]
     Unrecognised { len: usize },
     #[error("empty puzzle string")]
     Empty,
@@ -199,9 +201,21 @@ mod tests {
     #[test]
     fn urls_strip_to_their_value_and_name_their_type() {
         let cases = [
-            ("https://www.sudokuwiki.org/sudoku.htm?bd=abc", "abc", Some(PuzzleType::Sudoku)),
-            ("https://www.sudokuwiki.org/killersudoku.aspx?bd=a,b&x=1", "a,b", Some(PuzzleType::Killer)),
-            ("https://www.str8ts.com/str8ts.aspx?bd=xyz#top", "xyz", Some(PuzzleType::Str8ts)),
+            (
+                "https://www.sudokuwiki.org/sudoku.htm?bd=abc",
+                "abc",
+                Some(PuzzleType::Sudoku),
+            ),
+            (
+                "https://www.sudokuwiki.org/killersudoku.aspx?bd=a,b&x=1",
+                "a,b",
+                Some(PuzzleType::Killer),
+            ),
+            (
+                "https://www.str8ts.com/str8ts.aspx?bd=xyz#top",
+                "xyz",
+                Some(PuzzleType::Str8ts),
+            ),
             ("plain", "plain", None),
         ];
         for (url, value, t) in cases {
@@ -213,8 +227,14 @@ mod tests {
     fn shapes_are_recognised() {
         assert_eq!(recognise(&"0".repeat(81)), Ok(PuzzleType::Sudoku));
         assert_eq!(recognise(&"0".repeat(243)), Ok(PuzzleType::Str8ts));
-        assert_eq!(recognise(&format!("{},{}", "1".repeat(81), "0".repeat(162))), Ok(PuzzleType::Killer));
-        assert_eq!(recognise(&format!("{}{}", "0".repeat(81), "01".repeat(40) + "1")), Ok(PuzzleType::Str8ts));
+        assert_eq!(
+            recognise(&format!("{},{}", "1".repeat(81), "0".repeat(162))),
+            Ok(PuzzleType::Killer)
+        );
+        assert_eq!(
+            recognise(&format!("{}{}", "0".repeat(81), "01".repeat(40) + "1")),
+            Ok(PuzzleType::Str8ts)
+        );
         assert_eq!(recognise(&"a".repeat(162)), Ok(PuzzleType::Sudoku));
         assert_eq!(recognise("123"), Err(PuzzleError::Unrecognised { len: 3 }));
         assert_eq!(recognise(""), Err(PuzzleError::Empty));

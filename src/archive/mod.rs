@@ -1,0 +1,158 @@
+//! The SQLite archive: opening and upgrading it, and the connection settings
+//! every command shares. The only module that talks to SQLite; its
+//! submodules own writing an import ([`writer`]) and reading for `stats` and
+//! `export` ([`query`]).
+
+pub mod query;
+pub mod schema;
+pub mod writer;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags};
+
+/// How long a command waits for another process's write lock.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
+#[derive(Debug, thiserror::Error)]
+pub enum ArchiveError {
+    #[error("{path}: no archive there (import something first)")]
+    Missing { path: PathBuf },
+    #[error("{path}: not a sudoku-archive archive: {why}")]
+    NotAnArchive { path: PathBuf, why: String },
+    #[error(
+        "the archive has schema version {found}, newer than this sudoku-archive knows ({known}): upgrade sudoku-archive"
+    )]
+    TooNew { found: i64, known: i64 },
+    #[error("the archive is locked by another process (waited {}s)", BUSY_TIMEOUT.as_secs())]
+    Locked,
+    #[error("{context}: {source}")]
+    Sql {
+        context: String,
+        source: rusqlite::Error,
+    },
+}
+
+impl ArchiveError {
+    pub fn sql(context: &str, source: rusqlite::Error) -> ArchiveError {
+        if let rusqlite::Error::SqliteFailure(f, _) = &source
+            && matches!(
+                f.code,
+                rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
+            )
+        {
+            return ArchiveError::Locked;
+        }
+        ArchiveError::Sql {
+            context: context.to_string(),
+            source,
+        }
+    }
+}
+
+/// An open archive.
+pub struct Archive {
+    pub conn: Connection,
+    pub path: PathBuf,
+}
+
+/// Options that shape how an import uses SQLite.
+#[derive(Clone, Copy, Debug)]
+pub struct Tuning {
+    /// Page cache, in MiB: bounds memory and keeps the unique index hot.
+    pub cache_mib: u32,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning { cache_mib: 256 }
+    }
+}
+
+impl Archive {
+    /// Opens an archive for writing, creating and upgrading it as needed.
+    pub fn open_or_create(path: &Path, tuning: Tuning) -> Result<Archive, ArchiveError> {
+        let conn =
+            Connection::open(path).map_err(|e| ArchiveError::sql("opening the archive", e))?;
+        let mut a = Archive {
+            conn,
+            path: path.to_path_buf(),
+        };
+        a.recognise()?;
+        a.configure(tuning)?;
+        schema::migrate(&mut a.conn)?;
+        Ok(a)
+    }
+
+    /// Opens an existing archive for reading.
+    pub fn open_existing(path: &Path) -> Result<Archive, ArchiveError> {
+        if !path.exists() {
+            return Err(ArchiveError::Missing {
+                path: path.to_path_buf(),
+            });
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags)
+            .map_err(|e| ArchiveError::sql("opening the archive", e))?;
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| ArchiveError::sql("setting the busy timeout", e))?;
+        let a = Archive {
+            conn,
+            path: path.to_path_buf(),
+        };
+        let version = a.recognise()?;
+        if version == 0 {
+            return Err(ArchiveError::NotAnArchive {
+                path: a.path.clone(),
+                why: "it has no schema".into(),
+            });
+        }
+        Ok(a)
+    }
+
+    /// Checks, before anything is written, that the file is a SQLite database
+    /// that is either empty or one of ours of a version we know.
+    fn recognise(&self) -> Result<i64, ArchiveError> {
+        let not_ours = |why: String| ArchiveError::NotAnArchive {
+            path: self.path.clone(),
+            why,
+        };
+        let version = match schema::check_version(&self.conn) {
+            Err(ArchiveError::Sql { source, .. }) => return Err(not_ours(source.to_string())),
+            other => other?,
+        };
+        if version == 0 {
+            let tables: i64 = self
+                .conn
+                .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
+                .map_err(|e| not_ours(e.to_string()))?;
+            if tables > 0 {
+                return Err(not_ours("it is a SQLite database with other tables".into()));
+            }
+        }
+        Ok(version)
+    }
+
+    fn configure(&self, tuning: Tuning) -> Result<(), ArchiveError> {
+        let c = &self.conn;
+        c.busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| ArchiveError::sql("setting the busy timeout", e))?;
+        // WAL: readers see committed batches while an import runs, and a kill
+        // loses at most the batch in flight.
+        let mode: String = c
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .map_err(|e| ArchiveError::sql("switching to WAL", e))?;
+        if !mode.eq_ignore_ascii_case("wal") {
+            return Err(ArchiveError::Sql {
+                context: format!("switching to WAL (journal mode stayed {mode})"),
+                source: rusqlite::Error::InvalidQuery,
+            });
+        }
+        c.execute_batch(&format!(
+            "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -{};",
+            u64::from(tuning.cache_mib) * 1024
+        ))
+        .map_err(|e| ArchiveError::sql("configuring the connection", e))
+    }
+}

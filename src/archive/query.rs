@@ -1,0 +1,192 @@
+//! Reading the archive for `stats` and `export`: plain SQL over the public
+//! schema, the same queries the README shows for the `sqlite3` shell.
+
+use rusqlite::params;
+
+use super::{Archive, ArchiveError};
+
+#[derive(Debug, Default, serde::Serialize)]
+pub struct Stats {
+    pub puzzles: i64,
+    /// (type, clues, count), by type then clue count.
+    pub by_clues: Vec<ClueRow>,
+    /// (type, solutions, count).
+    pub by_solutions: Vec<SolutionRow>,
+    pub imports: Vec<ImportRow>,
+    /// (reason, count), most frequent first.
+    pub rejects: Vec<RejectRow>,
+    /// Accepted lines recorded in provenance.
+    pub sources: i64,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub struct ClueRow {
+    pub r#type: String,
+    pub clues: i64,
+    pub count: i64,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub struct SolutionRow {
+    pub r#type: String,
+    pub solutions: i64,
+    pub count: i64,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub struct ImportRow {
+    pub id: i64,
+    pub started_at: String,
+    pub finished_at: Option<String>,
+    pub status: String,
+    pub lines: i64,
+    pub stored: i64,
+    pub duplicates: i64,
+    pub rejected: i64,
+    pub skipped: i64,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub struct RejectRow {
+    pub reason: String,
+    pub count: i64,
+}
+
+/// What `export` selects; `None` means no filter.
+#[derive(Debug, Default, Clone)]
+pub struct Filter {
+    pub kind: Option<String>,
+    pub min_clues: Option<u32>,
+    pub max_clues: Option<u32>,
+    pub solutions: Option<u8>,
+}
+
+/// Which column `export` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Form {
+    /// The readable identity (`givens`): 81 characters for classic Sudoku.
+    Givens,
+    /// The packed string of the propagated board (`encoding`).
+    Packed,
+    /// The packed string inside the solver page's URL.
+    Url,
+}
+
+fn rows<T>(
+    a: &Archive,
+    what: &str,
+    sql: &str,
+    f: impl Fn(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> Result<Vec<T>, ArchiveError> {
+    let e = |e| ArchiveError::sql(what, e);
+    let mut st = a.conn.prepare(sql).map_err(e)?;
+    st.query_map([], |r| f(r))
+        .map_err(e)?
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(e)
+}
+
+pub fn stats(a: &Archive) -> Result<Stats, ArchiveError> {
+    let count = |sql: &str| -> Result<i64, ArchiveError> {
+        a.conn
+            .query_row(sql, [], |r| r.get(0))
+            .map_err(|e| ArchiveError::sql("counting", e))
+    };
+    Ok(Stats {
+        puzzles: count("SELECT count(*) FROM puzzles")?,
+        sources: count("SELECT count(*) FROM sources")?,
+        by_clues: rows(
+            a,
+            "counting puzzles by clues",
+            "SELECT type, clues, count(*) FROM puzzles GROUP BY type, clues ORDER BY type, clues",
+            |r| Ok(ClueRow { r#type: r.get(0)?, clues: r.get(1)?, count: r.get(2)? }),
+        )?,
+        by_solutions: rows(
+            a,
+            "counting puzzles by solutions",
+            "SELECT type, solutions, count(*) FROM puzzles GROUP BY type, solutions ORDER BY type, solutions",
+            |r| Ok(SolutionRow { r#type: r.get(0)?, solutions: r.get(1)?, count: r.get(2)? }),
+        )?,
+        imports: rows(
+            a,
+            "listing imports",
+            "SELECT id, started_at, finished_at, status, lines, stored, duplicates, rejected, skipped
+             FROM imports ORDER BY id",
+            |r| {
+                Ok(ImportRow {
+                    id: r.get(0)?,
+                    started_at: r.get(1)?,
+                    finished_at: r.get(2)?,
+                    status: r.get(3)?,
+                    lines: r.get(4)?,
+                    stored: r.get(5)?,
+                    duplicates: r.get(6)?,
+                    rejected: r.get(7)?,
+                    skipped: r.get(8)?,
+                })
+            },
+        )?,
+        rejects: rows(
+            a,
+            "counting rejects",
+            "SELECT reason, count(*) FROM rejects GROUP BY reason ORDER BY count(*) DESC, reason",
+            |r| Ok(RejectRow { reason: r.get(0)?, count: r.get(1)? }),
+        )?,
+    })
+}
+
+/// Calls `out` with each selected puzzle's string, in archive order.
+pub fn export(
+    a: &Archive,
+    filter: &Filter,
+    form: Form,
+    mut out: impl FnMut(&str) -> std::io::Result<()>,
+) -> Result<u64, ExportError> {
+    let e = |e| ExportError::Archive(ArchiveError::sql("exporting", e));
+    let mut st = a
+        .conn
+        .prepare(
+            "SELECT type, givens, encoding FROM puzzles
+             WHERE (?1 IS NULL OR type = ?1)
+               AND clues BETWEEN ?2 AND ?3
+               AND (?4 IS NULL OR solutions = ?4)
+             ORDER BY id",
+        )
+        .map_err(e)?;
+    let mut q = st
+        .query(params![
+            filter.kind,
+            filter.min_clues.unwrap_or(0),
+            filter.max_clues.unwrap_or(u32::MAX),
+            filter.solutions
+        ])
+        .map_err(e)?;
+    let mut n = 0;
+    let mut line = String::new();
+    while let Some(r) = q.next().map_err(e)? {
+        let kind: String = r.get(0).map_err(e)?;
+        line.clear();
+        match form {
+            Form::Givens => line.push_str(&r.get::<_, String>(1).map_err(e)?),
+            Form::Packed => line.push_str(&r.get::<_, String>(2).map_err(e)?),
+            Form::Url => {
+                let prefix = crate::core::puzzle::PuzzleType::from_name(&kind)
+                    .map(|t| t.url_prefix())
+                    .unwrap_or_default();
+                line.push_str(prefix);
+                line.push_str(&r.get::<_, String>(2).map_err(e)?);
+            }
+        }
+        out(&line).map_err(ExportError::Write)?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error(transparent)]
+    Archive(#[from] ArchiveError),
+    #[error("writing output: {0}")]
+    Write(std::io::Error),
+}

@@ -1,0 +1,257 @@
+//! Writing one import: the `imports` row, then each processed chunk in one
+//! transaction (puzzles, provenance, rejects and the running counts
+//! together), so a killed run leaves only whole batches and counts that
+//! match them. Deduplication is the unique index on `puzzles.key`; a key
+//! match with different givens (a hash collision) is reported, never merged.
+
+use std::time::Instant;
+
+use rusqlite::{OptionalExtension, TransactionBehavior, params};
+
+use super::{Archive, ArchiveError};
+use crate::input::Item;
+use crate::pipeline::{Input, Outcome, Processed, Record, Sink};
+use crate::progress::Progress;
+
+/// What became of the lines of one import.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Counts {
+    pub lines: u64,
+    pub stored: u64,
+    pub duplicates: u64,
+    pub rejected: u64,
+    pub skipped: u64,
+}
+
+/// Raw lines are kept up to this many bytes in `rejects.raw`.
+const RAW_KEEP: usize = 1000;
+
+/// How many reject messages an import prints (all are in the archive).
+pub const SHOWN_REJECTS: usize = 10;
+
+pub struct ImportWriter<'a> {
+    archive: &'a mut Archive,
+    pub import_id: i64,
+    pub counts: Counts,
+    /// `file:line: message` of the first rejects, for the summary.
+    pub first_rejects: Vec<String>,
+    file_ids: Vec<Option<i64>>,
+    progress: Progress,
+    /// Size of the input being read, added to the bar's base when it ends.
+    current_len: u64,
+    started: Instant,
+}
+
+impl<'a> ImportWriter<'a> {
+    /// Records the start of an import with its command line.
+    pub fn begin(
+        archive: &'a mut Archive,
+        arguments: &[String],
+        inputs: usize,
+        progress: Progress,
+    ) -> Result<ImportWriter<'a>, ArchiveError> {
+        let args = serde_json::to_string(arguments).unwrap_or_default();
+        archive
+            .conn
+            .execute("INSERT INTO imports (arguments) VALUES (?1)", [args])
+            .map_err(|e| ArchiveError::sql("recording the import", e))?;
+        let import_id = archive.conn.last_insert_rowid();
+        Ok(ImportWriter {
+            archive,
+            import_id,
+            counts: Counts::default(),
+            first_rejects: Vec::new(),
+            file_ids: vec![None; inputs],
+            progress,
+            current_len: 0,
+            started: Instant::now(),
+        })
+    }
+
+    /// Marks the import finished (or failed, with the reason).
+    pub fn finish(&mut self, error: Option<&str>) -> Result<(), ArchiveError> {
+        self.progress.finish();
+        let status = if error.is_some() {
+            "failed"
+        } else {
+            "finished"
+        };
+        self.archive
+            .conn
+            .execute(
+                "UPDATE imports SET status = ?2, error = ?3,
+                     finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                 WHERE id = ?1",
+                params![self.import_id, status, error],
+            )
+            .map(|_| ())
+            .map_err(|e| ArchiveError::sql("recording the end of the import", e))
+    }
+
+    fn file_id(&mut self, path: &str) -> Result<i64, ArchiveError> {
+        let c = &self.archive.conn;
+        c.execute("INSERT OR IGNORE INTO files (path) VALUES (?1)", [path])
+            .map_err(|e| ArchiveError::sql("recording the input file", e))?;
+        c.query_row("SELECT id FROM files WHERE path = ?1", [path], |r| r.get(0))
+            .map_err(|e| ArchiveError::sql("looking up the input file", e))
+    }
+
+    fn write_chunk(&mut self, name: &str, file_id: i64, p: &Processed) -> Result<(), ArchiveError> {
+        let import_id = self.import_id;
+        let mut counts = self.counts;
+        let mut shown = Vec::new();
+        let tx = self
+            .archive
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| ArchiveError::sql("starting a batch", e))?;
+        {
+            let sql = |e| ArchiveError::sql("writing a batch", e);
+            let mut insert = tx
+                .prepare_cached(
+                    "INSERT INTO puzzles (type, clues, givens, encoding, solutions, solution, import_id, key)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (key) DO NOTHING",
+                )
+                .map_err(sql)?;
+            let mut find = tx
+                .prepare_cached("SELECT id, type, givens FROM puzzles WHERE key = ?1")
+                .map_err(sql)?;
+            let mut source = tx
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO sources (file_id, line, puzzle_id, import_id) VALUES (?1, ?2, ?3, ?4)",
+                )
+                .map_err(sql)?;
+            let mut reject = tx
+                .prepare_cached(
+                    "INSERT OR IGNORE INTO rejects (import_id, file_id, line, raw, reason, message)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                )
+                .map_err(sql)?;
+            let mut add_reject =
+                |item: &Item, code: &str, message: &str| -> Result<(), ArchiveError> {
+                    let line = item.line;
+                    let raw = p.chunk.bytes(&item.raw);
+                    let raw = String::from_utf8_lossy(&raw[..raw.len().min(RAW_KEEP)]);
+                    reject
+                        .execute(params![import_id, file_id, line, raw, code, message])
+                        .map_err(sql)?;
+                    counts.rejected += 1;
+                    if shown.len() < SHOWN_REJECTS {
+                        shown.push(format!("{name}:{line}: {message}"));
+                    }
+                    Ok(())
+                };
+            for (item, outcome) in p.chunk.items.iter().zip(&p.outcomes) {
+                counts.lines += 1;
+                match outcome {
+                    Outcome::Skipped => counts.skipped += 1,
+                    Outcome::Rejected(r) => add_reject(item, r.code, &r.message)?,
+                    Outcome::Accepted(rec) => {
+                        let Record {
+                            kind,
+                            clues,
+                            givens,
+                            encoding,
+                            solutions,
+                            solution,
+                            key,
+                        } = &**rec;
+                        let added = insert
+                            .execute(params![
+                                kind.as_str(),
+                                clues,
+                                givens,
+                                encoding,
+                                solutions,
+                                solution,
+                                import_id,
+                                &key[..]
+                            ])
+                            .map_err(sql)?;
+                        let puzzle_id = if added == 1 {
+                            counts.stored += 1;
+                            tx.last_insert_rowid()
+                        } else {
+                            let (id, t, g): (i64, String, String) = find
+                                .query_row([&key[..]], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                                .optional()
+                                .map_err(sql)?
+                                .ok_or_else(|| ArchiveError::Sql {
+                                    context: "a puzzle key conflicted but cannot be found".into(),
+                                    source: rusqlite::Error::QueryReturnedNoRows,
+                                })?;
+                            if t != kind.as_str() || g != *givens {
+                                add_reject(
+                                    item,
+                                    "hash-collision",
+                                    &format!(
+                                        "{kind}: its 128-bit key equals that of stored puzzle {id}, which differs"
+                                    ),
+                                )?;
+                                continue;
+                            }
+                            counts.duplicates += 1;
+                            id
+                        };
+                        source
+                            .execute(params![file_id, item.line, puzzle_id, import_id])
+                            .map_err(sql)?;
+                    }
+                }
+            }
+            tx.execute(
+                "UPDATE imports SET lines = ?2, stored = ?3, duplicates = ?4, rejected = ?5, skipped = ?6 WHERE id = ?1",
+                params![import_id, counts.lines, counts.stored, counts.duplicates, counts.rejected, counts.skipped],
+            )
+            .map_err(sql)?;
+        }
+        tx.commit()
+            .map_err(|e| ArchiveError::sql("committing a batch", e))?;
+        self.counts = counts;
+        for line in shown {
+            if self.first_rejects.len() < SHOWN_REJECTS {
+                self.first_rejects.push(line);
+            }
+        }
+        Ok(())
+    }
+
+    pub fn elapsed(&self) -> f64 {
+        self.started.elapsed().as_secs_f64()
+    }
+}
+
+impl Sink for ImportWriter<'_> {
+    type Error = ArchiveError;
+
+    fn begin_input(
+        &mut self,
+        index: usize,
+        input: &Input,
+        len: Option<u64>,
+    ) -> Result<(), ArchiveError> {
+        if index > 0 {
+            self.progress.input_done(self.current_len);
+        }
+        self.current_len = len.unwrap_or(0);
+        let id = self.file_id(&input.name())?;
+        if let Some(slot) = self.file_ids.get_mut(index) {
+            *slot = Some(id);
+        }
+        Ok(())
+    }
+
+    fn write(&mut self, inputs: &[Input], p: Processed) -> Result<(), ArchiveError> {
+        let name = inputs.get(p.input).map(Input::name).unwrap_or_default();
+        let file_id = match self.file_ids.get(p.input).copied().flatten() {
+            Some(id) => id,
+            None => self.file_id(&name)?,
+        };
+        self.write_chunk(&name, file_id, &p)?;
+        let secs = self.elapsed().max(1e-9);
+        let done = self.counts.stored + self.counts.duplicates + self.counts.rejected;
+        self.progress
+            .update(p.chunk.offset, self.counts.lines, done as f64 / secs);
+        Ok(())
+    }
+}

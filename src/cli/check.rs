@@ -1,0 +1,87 @@
+//! `sudoku-archive check`: the import pipeline without an archive. Prints
+//! `file:line: reason` for every rejected line; exit status 1 if any.
+
+use std::convert::Infallible;
+use std::io::Write;
+
+use clap::Args;
+
+use super::{EXIT_REJECTS, InputArgs, thousands};
+use crate::pipeline::{self, Input, Options, Outcome, Processed, Sink};
+use crate::progress::Progress;
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+#[derive(Default)]
+struct Report {
+    lines: u64,
+    accepted: u64,
+    rejected: u64,
+    skipped: u64,
+    progress: Option<Progress>,
+}
+
+impl Sink for Report {
+    type Error = Infallible;
+
+    fn begin_input(
+        &mut self,
+        index: usize,
+        _input: &Input,
+        _len: Option<u64>,
+    ) -> Result<(), Infallible> {
+        let _ = index;
+        Ok(())
+    }
+
+    fn write(&mut self, inputs: &[Input], p: Processed) -> Result<(), Infallible> {
+        let name = inputs.get(p.input).map(Input::name).unwrap_or_default();
+        let mut out = std::io::stdout().lock();
+        for (item, outcome) in p.chunk.items.iter().zip(&p.outcomes) {
+            self.lines += 1;
+            match outcome {
+                Outcome::Skipped => self.skipped += 1,
+                Outcome::Accepted(_) => self.accepted += 1,
+                Outcome::Rejected(r) => {
+                    self.rejected += 1;
+                    // A closed pipe (`| head`) is not an error worth reporting.
+                    let _ = writeln!(out, "{name}:{}: {}", item.line, r.message);
+                }
+            }
+        }
+        if let Some(pr) = &self.progress {
+            pr.update(p.chunk.offset, self.lines, 0.0);
+        }
+        Ok(())
+    }
+}
+
+pub fn run(a: CheckArgs) -> anyhow::Result<u8> {
+    let inputs = a.input.inputs();
+    pipeline::check_inputs(&inputs).map_err(|(file, e)| anyhow::anyhow!("{file}: {e}"))?;
+    let mut report = Report {
+        progress: Some(Progress::new(None, a.input.quiet)),
+        ..Report::default()
+    };
+    let opts = Options {
+        hint: a.input.kind.hint(),
+        jobs: a.input.jobs,
+    };
+    let result = pipeline::run(&inputs, &opts, &mut report);
+    if let Some(p) = &report.progress {
+        p.finish();
+    }
+    result?;
+    eprintln!(
+        "{} lines: {} valid, {} rejected, {} skipped",
+        thousands(report.lines),
+        thousands(report.accepted),
+        thousands(report.rejected),
+        thousands(report.skipped)
+    );
+    Ok(if report.rejected > 0 { EXIT_REJECTS } else { 0 })
+}

@@ -1,0 +1,108 @@
+//! `sudoku-archive import`: run the pipeline into an archive and report what
+//! became of every line.
+
+use anyhow::Context;
+use clap::Args;
+
+use super::{DbArg, InputArgs, thousands};
+use crate::archive::writer::{Counts, ImportWriter};
+use crate::archive::{Archive, Tuning};
+use crate::pipeline::{self, Options, RunError};
+use crate::progress::Progress;
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    #[command(flatten)]
+    pub db: DbArg,
+    #[command(flatten)]
+    pub input: InputArgs,
+    /// Print the summary as one JSON object on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// SQLite page cache in MiB: bounds memory; larger keeps big archives fast.
+    #[arg(long, value_name = "MIB", default_value_t = 256)]
+    pub cache_mib: u32,
+}
+
+#[derive(Debug, serde::Serialize)]
+struct Summary<'a> {
+    archive: String,
+    import_id: i64,
+    files: Vec<String>,
+    #[serde(flatten)]
+    counts: Counts,
+    seconds: f64,
+    puzzles_per_second: f64,
+    first_rejects: &'a [String],
+}
+
+pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
+    let inputs = a.input.inputs();
+    pipeline::check_inputs(&inputs).map_err(|(file, e)| anyhow::anyhow!("{file}: {e}"))?;
+    let mut archive = Archive::open_or_create(
+        &a.db.db,
+        Tuning {
+            cache_mib: a.cache_mib,
+        },
+    )
+    .with_context(|| format!("cannot open archive {}", a.db.db.display()))?;
+    let progress = Progress::new(a.input.total_bytes(&inputs), a.input.quiet);
+    let arguments: Vec<String> = std::env::args().collect();
+    let mut writer = ImportWriter::begin(&mut archive, &arguments, inputs.len(), progress)?;
+    let opts = Options {
+        hint: a.input.kind.hint(),
+        jobs: a.input.jobs,
+    };
+    let outcome = pipeline::run(&inputs, &opts, &mut writer);
+    let error = outcome.as_ref().err().map(RunError::to_string);
+    // Record the end even after a failure, unless the archive itself is what failed.
+    let finished = writer.finish(error.as_deref());
+    outcome?;
+    finished?;
+
+    let seconds = writer.elapsed();
+    let c = writer.counts;
+    let puzzles = c.stored + c.duplicates + c.rejected;
+    let summary = Summary {
+        archive: a.db.db.display().to_string(),
+        import_id: writer.import_id,
+        files: inputs.iter().map(|i| i.name()).collect(),
+        counts: c,
+        seconds,
+        puzzles_per_second: puzzles as f64 / seconds.max(1e-9),
+        first_rejects: &writer.first_rejects,
+    };
+    if a.json {
+        println!("{}", serde_json::to_string(&summary)?);
+        return Ok(0);
+    }
+    for r in &writer.first_rejects {
+        eprintln!("{r}");
+    }
+    if c.rejected > writer.first_rejects.len() as u64 {
+        eprintln!(
+            "... and {} more rejected lines: SELECT * FROM rejected_lines WHERE import_id = {}",
+            thousands(c.rejected - writer.first_rejects.len() as u64),
+            writer.import_id
+        );
+    }
+    println!(
+        "import {} into {}: {} lines",
+        writer.import_id,
+        summary.archive,
+        thousands(c.lines)
+    );
+    println!("  stored      {:>12}", thousands(c.stored));
+    println!("  duplicates  {:>12}", thousands(c.duplicates));
+    println!("  rejected    {:>12}", thousands(c.rejected));
+    println!(
+        "  skipped     {:>12}  (blank, comment and header lines)",
+        thousands(c.skipped)
+    );
+    println!(
+        "  {:.2} s, {} puzzles/s",
+        seconds,
+        thousands(summary.puzzles_per_second as u64)
+    );
+    Ok(0)
+}

@@ -1,0 +1,67 @@
+//! `sudoku-archive stats`: what the archive holds.
+
+use clap::Args;
+
+use super::{DbArg, thousands};
+use crate::archive::{Archive, query};
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub db: DbArg,
+    /// Print the statistics as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(a: StatsArgs) -> anyhow::Result<u8> {
+    let archive = Archive::open_existing(&a.db.db)?;
+    let s = query::stats(&archive)?;
+    if a.json {
+        println!("{}", serde_json::to_string(&s)?);
+        return Ok(0);
+    }
+    let n = |v: i64| thousands(v.max(0) as u64);
+    println!(
+        "{}: {} puzzles from {} accepted lines",
+        a.db.db.display(),
+        n(s.puzzles),
+        n(s.sources)
+    );
+    println!();
+    println!("by type and clues:");
+    for r in &s.by_clues {
+        println!("  {:<7} {:>3} clues {:>12}", r.r#type, r.clues, n(r.count));
+    }
+    println!("by solutions:");
+    for r in &s.by_solutions {
+        let what = match r.solutions {
+            1 => "unique",
+            2 => "two or more",
+            _ => "none",
+        };
+        println!("  {:<7} {:<12} {:>12}", r.r#type, what, n(r.count));
+    }
+    println!("rejects:");
+    if s.rejects.is_empty() {
+        println!("  none");
+    }
+    for r in &s.rejects {
+        println!("  {:<20} {:>12}", r.reason, n(r.count));
+    }
+    println!("imports:");
+    for i in &s.imports {
+        println!(
+            "  #{:<4} {} {:<8} lines {:>10}  stored {:>10}  duplicates {:>10}  rejected {:>8}  skipped {:>8}",
+            i.id,
+            i.started_at,
+            i.status,
+            n(i.lines),
+            n(i.stored),
+            n(i.duplicates),
+            n(i.rejected),
+            n(i.skipped)
+        );
+    }
+    Ok(0)
+}

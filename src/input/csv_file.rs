@@ -1,0 +1,255 @@
+//! CSV and TSV input: finds the header (if any) and the puzzle column, and
+//! hands the pipeline one field per record. A Killer string spread over two
+//! adjacent fields (its comma taken as a delimiter) is joined back together.
+
+use std::io::{self, Read};
+
+use super::{CHUNK_LINES, Chunk, ChunkReader, ColumnChoice, Item, ItemKind, MAX_LINE};
+use crate::core::puzzle::strip_url;
+
+/// Header names that mean "the puzzle is in this column", most specific first.
+const PUZZLE_HEADERS: &[&str] = &[
+    "puzzle", "puzzles", "quizzes", "quiz", "givens", "sudoku", "killer", "str8ts", "board",
+    "grid", "bd", "problem", "question",
+];
+
+pub struct CsvReader<R> {
+    inner: csv::Reader<R>,
+    choice: Option<ColumnChoice>,
+    /// Resolved once the first record is seen.
+    column: Option<usize>,
+    record: csv::ByteRecord,
+    done: bool,
+}
+
+impl<R: Read> CsvReader<R> {
+    pub fn new(read: R, delimiter: u8, choice: Option<ColumnChoice>) -> Self {
+        let inner = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .delimiter(delimiter)
+            .from_reader(read);
+        CsvReader {
+            inner,
+            choice,
+            column: None,
+            record: csv::ByteRecord::new(),
+            done: false,
+        }
+    }
+}
+
+/// Whether a field has the shape of some supported puzzle string.
+fn looks_like_puzzle(field: &[u8]) -> bool {
+    let Ok(s) = std::str::from_utf8(field) else {
+        return false;
+    };
+    let (bare, _) = strip_url(s.trim());
+    matches!(bare.len(), 81 | 162 | 243) || (bare.contains(',') && bare.len() >= 163)
+}
+
+/// The first half of a Killer string: 81 colours `1`-`5`, or 162 base-32.
+fn killer_first_half(f: &[u8]) -> bool {
+    (f.len() == 81 && f.iter().all(|c| (b'1'..=b'5').contains(c)))
+        || (f.len() == 162 && f.iter().all(|&c| crate::core::base32::value(c).is_some()))
+}
+
+/// Decides, from the first record, whether it is a header and which column
+/// holds the puzzles.
+fn resolve(
+    first: &csv::ByteRecord,
+    choice: &Option<ColumnChoice>,
+) -> Result<(bool, usize), String> {
+    let names: Vec<String> = first
+        .iter()
+        .map(|f| String::from_utf8_lossy(f).trim().to_ascii_lowercase())
+        .collect();
+    let has_header = !first.iter().any(looks_like_puzzle);
+    match choice {
+        Some(ColumnChoice::Number(n)) => Ok((has_header, n - 1)),
+        Some(ColumnChoice::Name(want)) => {
+            let want = want.to_ascii_lowercase();
+            names
+                .iter()
+                .position(|n| *n == want)
+                .map(|i| (true, i))
+                .ok_or_else(|| {
+                    format!(
+                        "column {want:?} is not in the header ({})",
+                        names.join(", ")
+                    )
+                })
+        }
+        None => {
+            if has_header {
+                for want in PUZZLE_HEADERS {
+                    if let Some(i) = names.iter().position(|n| n == want) {
+                        return Ok((true, i));
+                    }
+                }
+                // No known name: the first column is the usual place.
+                Ok((true, 0))
+            } else {
+                Ok((false, first.iter().position(looks_like_puzzle).unwrap_or(0)))
+            }
+        }
+    }
+}
+
+impl<R: Read + Send> CsvReader<R> {
+    fn push_record(&mut self, chunk: &mut Chunk, line: u64, is_header: bool) {
+        let delimiter_joined = {
+            let mut v = Vec::new();
+            for (i, f) in self.record.iter().enumerate() {
+                if i > 0 {
+                    v.push(b',');
+                }
+                v.extend_from_slice(f);
+                if v.len() > MAX_LINE {
+                    v.truncate(MAX_LINE);
+                    break;
+                }
+            }
+            v
+        };
+        let raw = chunk.push_raw(&delimiter_joined);
+        let col = self.column.unwrap_or(0);
+        let kind = if is_header {
+            ItemKind::Header
+        } else {
+            match self.record.get(col) {
+                None => ItemKind::BadRecord(format!(
+                    "csv: record has {} fields, no column {}",
+                    self.record.len(),
+                    col + 1
+                )),
+                Some(f) => {
+                    let next = self.record.get(col + 1).filter(|n| n.len() == 162);
+                    let start = chunk.data.len();
+                    chunk.data.extend_from_slice(f);
+                    if let Some(n) = next.filter(|_| killer_first_half(f)) {
+                        chunk.data.push(b',');
+                        chunk.data.extend_from_slice(n);
+                    }
+                    ItemKind::Field(start..chunk.data.len())
+                }
+            }
+        };
+        chunk.items.push(Item { line, raw, kind });
+    }
+}
+
+impl<R: Read + Send> ChunkReader for CsvReader<R> {
+    fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        if self.done {
+            return Ok(None);
+        }
+        let mut chunk = Chunk::default();
+        while chunk.items.len() < CHUNK_LINES {
+            let line = self.inner.position().line();
+            match self.inner.read_byte_record(&mut self.record) {
+                Ok(false) => {
+                    self.done = true;
+                    break;
+                }
+                Ok(true) => {
+                    let line = self.record.position().map_or(line, |p| p.line());
+                    let mut is_header = false;
+                    if self.column.is_none() {
+                        let (header, col) = resolve(&self.record, &self.choice)
+                            .map_err(|m| io::Error::new(io::ErrorKind::InvalidData, m))?;
+                        self.column = Some(col);
+                        is_header = header;
+                    }
+                    self.push_record(&mut chunk, line, is_header);
+                }
+                Err(e) => {
+                    if let csv::ErrorKind::Io(_) = e.kind() {
+                        return Err(io::Error::other(e.to_string()));
+                    }
+                    let raw = chunk.push_raw(&[]);
+                    let line = e.position().map_or(line, |p| p.line());
+                    chunk.items.push(Item {
+                        line,
+                        raw,
+                        kind: ItemKind::BadRecord(format!("csv: {e}")),
+                    });
+                }
+            }
+        }
+        chunk.offset = self.inner.position().byte();
+        Ok(if chunk.items.is_empty() {
+            None
+        } else {
+            Some(chunk)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(input: &str, choice: Option<ColumnChoice>) -> Vec<(u64, String)> {
+        let mut r = CsvReader::new(input.as_bytes(), b',', choice);
+        let mut out = vec![];
+        while let Some(c) = r.next_chunk().unwrap() {
+            for it in &c.items {
+                let s = match &it.kind {
+                    ItemKind::Field(f) => String::from_utf8_lossy(c.bytes(f)).into_owned(),
+                    ItemKind::Header => "<header>".into(),
+                    other => format!("{other:?}"),
+                };
+                out.push((it.line, s));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn kaggle_header_is_found_and_quizzes_chosen() {
+        let q = "0".repeat(81);
+        let s = "1".repeat(81);
+        let got = fields(&format!("quizzes,solutions\n{q},{s}\n"), None);
+        assert_eq!(got, vec![(1, "<header>".into()), (2, q)]);
+    }
+
+    #[test]
+    fn headerless_file_takes_the_column_that_looks_like_a_puzzle() {
+        let q = "0".repeat(81);
+        let got = fields(&format!("7,{q}\n8,{q}\n"), None);
+        assert_eq!(got, vec![(1, q.clone()), (2, q)]);
+    }
+
+    #[test]
+    fn killer_split_over_two_fields_is_joined() {
+        let a = "1".repeat(81);
+        let b = "0".repeat(162);
+        let got = fields(&format!("{a},{b},extra\n"), None);
+        assert_eq!(got, vec![(1, format!("{a},{b}"))]);
+        let quoted = fields(&format!("\"{a},{b}\",extra\n"), None);
+        assert_eq!(quoted, vec![(1, format!("{a},{b}"))]);
+    }
+
+    #[test]
+    fn named_column_must_exist() {
+        let mut r = CsvReader::new(
+            "a,b\n1,2\n".as_bytes(),
+            b',',
+            Some(ColumnChoice::Name("zz".into())),
+        );
+        let e = r.next_chunk().unwrap_err();
+        assert!(
+            e.to_string().contains("\"zz\" is not in the header (a, b)"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn short_record_is_a_bad_record() {
+        let q = "0".repeat(81);
+        let got = fields(&format!("id,puzzle\n1,{q}\n2\n"), None);
+        assert_eq!(got[2].0, 3);
+        assert!(got[2].1.contains("no column 2"), "{:?}", got[2]);
+    }
+}

@@ -1,0 +1,170 @@
+//! Splits a byte stream into lines for the pipeline: `\n`, `\r\n` and a lone
+//! `\r` all end a line; a line longer than [`MAX_LINE`] is cut and flagged,
+//! never held whole. Bytes are not decoded here (bad UTF-8 is a reject, not
+//! a read error).
+
+use std::io::{self, BufRead, BufReader, Read};
+
+use super::{CHUNK_LINES, Chunk, ChunkReader, Item, ItemKind, MAX_LINE};
+
+/// Chunks of at most this many buffered bytes, so long lines keep chunks small.
+const CHUNK_BYTES: usize = 1 << 20;
+
+pub struct TextReader<R> {
+    inner: BufReader<R>,
+    line: u64,
+    offset: u64,
+    /// The previous line ended in `\r`: a `\n` right after belongs to it.
+    after_cr: bool,
+    done: bool,
+}
+
+impl<R: Read> TextReader<R> {
+    pub fn new(read: R) -> Self {
+        TextReader {
+            inner: BufReader::with_capacity(256 * 1024, read),
+            line: 0,
+            offset: 0,
+            after_cr: false,
+            done: false,
+        }
+    }
+
+    /// Reads one line into `chunk`; `false` at end of input.
+    fn read_line(&mut self, chunk: &mut Chunk) -> io::Result<bool> {
+        let start = chunk.data.len();
+        let mut len: u64 = 0;
+        let mut saw_any = false;
+        loop {
+            let buf = match self.inner.fill_buf() {
+                Ok(b) => b,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            if buf.is_empty() {
+                if !saw_any {
+                    return Ok(false);
+                }
+                break;
+            }
+            if self.after_cr {
+                self.after_cr = false;
+                if buf[0] == b'\n' {
+                    self.inner.consume(1);
+                    self.offset += 1;
+                    continue;
+                }
+            }
+            saw_any = true;
+            match memchr::memchr2(b'\n', b'\r', buf) {
+                Some(i) => {
+                    keep(chunk, start, &buf[..i]);
+                    len += i as u64;
+                    self.after_cr = buf[i] == b'\r';
+                    self.inner.consume(i + 1);
+                    self.offset += i as u64 + 1;
+                    break;
+                }
+                None => {
+                    let n = buf.len();
+                    keep(chunk, start, buf);
+                    len += n as u64;
+                    self.inner.consume(n);
+                    self.offset += n as u64;
+                }
+            }
+        }
+        self.line += 1;
+        let kind = if len > MAX_LINE as u64 {
+            ItemKind::TooLong { len }
+        } else {
+            ItemKind::Line
+        };
+        chunk.items.push(Item {
+            line: self.line,
+            raw: start..chunk.data.len(),
+            kind,
+        });
+        Ok(true)
+    }
+}
+
+/// Appends bytes of the current line, up to [`MAX_LINE`] in all.
+fn keep(chunk: &mut Chunk, start: usize, bytes: &[u8]) {
+    let room = (start + MAX_LINE).saturating_sub(chunk.data.len());
+    chunk
+        .data
+        .extend_from_slice(&bytes[..bytes.len().min(room)]);
+}
+
+impl<R: Read + Send> ChunkReader for TextReader<R> {
+    fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        if self.done {
+            return Ok(None);
+        }
+        let mut chunk = Chunk {
+            data: Vec::with_capacity(CHUNK_BYTES / 2),
+            ..Chunk::default()
+        };
+        while chunk.items.len() < CHUNK_LINES && chunk.data.len() < CHUNK_BYTES {
+            if !self.read_line(&mut chunk)? {
+                self.done = true;
+                break;
+            }
+        }
+        chunk.offset = self.offset;
+        Ok(if chunk.items.is_empty() {
+            None
+        } else {
+            Some(chunk)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8]) -> Vec<(u64, Vec<u8>, bool)> {
+        let mut r = TextReader::new(input);
+        let mut out = vec![];
+        while let Some(c) = r.next_chunk().unwrap() {
+            for it in &c.items {
+                out.push((
+                    it.line,
+                    c.bytes(&it.raw).to_vec(),
+                    matches!(it.kind, ItemKind::TooLong { .. }),
+                ));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_line_ending_ends_a_line() {
+        let got = lines(b"a\nb\r\nc\rd\n\ne");
+        let texts: Vec<&[u8]> = got.iter().map(|(_, t, _)| t.as_slice()).collect();
+        assert_eq!(texts, vec![&b"a"[..], b"b", b"c", b"d", b"", b"e"]);
+        assert_eq!(got.last().unwrap().0, 6);
+    }
+
+    #[test]
+    fn a_long_line_is_cut_and_flagged_and_the_next_one_survives() {
+        let mut input = vec![b'x'; MAX_LINE * 3];
+        input.extend_from_slice(b"\nok\n");
+        let got = lines(&input);
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].1.len(), MAX_LINE);
+        assert!(got[0].2);
+        assert_eq!(
+            (got[1].0, got[1].1.as_slice(), got[1].2),
+            (2, &b"ok"[..], false)
+        );
+    }
+
+    #[test]
+    fn empty_input_has_no_lines_and_a_final_newline_adds_none() {
+        assert!(lines(b"").is_empty());
+        assert_eq!(lines(b"a\n").len(), 1);
+    }
+}

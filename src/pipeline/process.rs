@@ -1,0 +1,127 @@
+//! One input item in, one [`Outcome`] out: decode the bytes, extract the
+//! puzzle string, and run it through the domain core (parse, validate,
+//! propagate, count, encode). Runs on the rayon workers, so it is pure and
+//! allocation-light; the writer decides what is new and what is a duplicate.
+
+use xxhash_rust::xxh3::xxh3_128;
+
+use crate::core::puzzle::{self, PuzzleType, Status, TypeHint};
+use crate::input::extract::{Extracted, puzzle_token};
+use crate::input::{Chunk, Item, ItemKind, MAX_LINE};
+
+/// A puzzle ready to store.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    pub kind: PuzzleType,
+    pub clues: u32,
+    pub givens: String,
+    pub encoding: String,
+    pub solutions: u8,
+    pub solution: Option<String>,
+    /// 128-bit hash of (type, givens), the archive's unique key.
+    pub key: [u8; 16],
+}
+
+/// Why a line was rejected: a stable code and a message for people.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rejection {
+    pub code: &'static str,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Blank, comment or header line.
+    Skipped,
+    Accepted(Box<Record>),
+    Rejected(Rejection),
+}
+
+/// The unique key of a puzzle: the type and identity string, hashed.
+pub fn key_of(kind: PuzzleType, givens: &str) -> [u8; 16] {
+    let mut buf = Vec::with_capacity(givens.len() + 8);
+    buf.extend_from_slice(kind.as_str().as_bytes());
+    buf.push(0);
+    buf.extend_from_slice(givens.as_bytes());
+    xxh3_128(&buf).to_be_bytes()
+}
+
+fn reject(code: &'static str, message: impl Into<String>) -> Outcome {
+    Outcome::Rejected(Rejection {
+        code,
+        message: message.into(),
+    })
+}
+
+/// Analyses one puzzle string (already extracted from its line or field).
+pub fn analyse_token(token: &str, hint: TypeHint) -> Outcome {
+    match puzzle::analyse(token, hint) {
+        Err(e) => reject(e.code(), e.to_string()),
+        Ok(a) => match a.status {
+            Status::Contradiction(why) => reject(
+                "contradiction",
+                format!("{}: propagation reached a contradiction: {why}", a.kind),
+            ),
+            Status::Unsolvable => reject(
+                "unsolvable",
+                format!("{}: the puzzle has no solution", a.kind),
+            ),
+            Status::Unique(_) | Status::Multiple => {
+                let solutions = a.status.count();
+                let solution = match a.status {
+                    Status::Unique(s) => Some(s),
+                    _ => None,
+                };
+                Outcome::Accepted(Box::new(Record {
+                    key: key_of(a.kind, &a.givens),
+                    kind: a.kind,
+                    clues: a.clues,
+                    givens: a.givens,
+                    encoding: a.encoding,
+                    solutions,
+                    solution,
+                }))
+            }
+        },
+    }
+}
+
+/// Decodes a line's bytes as UTF-8, naming the first bad byte.
+fn utf8(bytes: &[u8]) -> Result<&str, Outcome> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        reject(
+            "encoding",
+            format!("invalid UTF-8 at byte {} of the line", e.valid_up_to() + 1),
+        )
+    })
+}
+
+/// The outcome of one item of a chunk.
+pub fn process(chunk: &Chunk, item: &Item, hint: TypeHint) -> Outcome {
+    match &item.kind {
+        ItemKind::Header => Outcome::Skipped,
+        ItemKind::BadRecord(msg) => reject("csv", msg.clone()),
+        ItemKind::TooLong { len } => reject(
+            "too-long",
+            format!("line is {len} bytes, longer than any puzzle string (limit {MAX_LINE})"),
+        ),
+        ItemKind::Line => match utf8(chunk.bytes(&item.raw)) {
+            Err(o) => o,
+            Ok(line) => match puzzle_token(line) {
+                Extracted::Skip => Outcome::Skipped,
+                Extracted::Puzzle(token) => analyse_token(token, hint),
+            },
+        },
+        ItemKind::Field(range) => match utf8(chunk.bytes(range)) {
+            Err(o) => o,
+            Ok(field) => {
+                let field = field.trim_start_matches('\u{feff}').trim();
+                if field.is_empty() {
+                    reject("empty", "csv: the puzzle field is empty")
+                } else {
+                    analyse_token(field, hint)
+                }
+            }
+        },
+    }
+}
