@@ -1,0 +1,198 @@
+//! `import`: real corpora in, every line accounted for, re-runs add nothing.
+
+use std::collections::HashMap;
+
+use crate::util::{Workdir, data, line_count, n, sample, solves_classic};
+
+/// (file under tests/data, stored, skipped) for classic corpora of unique puzzles.
+const UNIQUE_CORPORA: &[(&str, u64, u64)] = &[
+    ("classic/top1465.txt", 1465, 3),
+    ("classic/magictour_top95.txt", 95, 1),
+    ("classic/magictour_topn234.txt", 234, 0),
+    ("classic/forum_hardest_1106.txt", 375, 2),
+    ("classic/17clue_royle_first2000.txt", 2000, 4),
+    ("classic/emerentius_hard.txt", 20, 0),
+    ("classic/kaggle_1m_first10k.csv", 10000, 1),
+];
+
+#[test]
+fn classic_corpora_import_with_every_line_accounted_for() {
+    for &(file, stored, skipped) in UNIQUE_CORPORA {
+        let w = Workdir::new();
+        let path = data(file);
+        let s = w.import(&[&path], &[]);
+        let lines = line_count(&std::fs::read(&path).unwrap());
+        assert_eq!(n(&s, "lines"), lines, "{file}: {s}");
+        assert_eq!(
+            n(&s, "stored") + n(&s, "duplicates") + n(&s, "rejected") + n(&s, "skipped"),
+            lines,
+            "{file}: {s}"
+        );
+        assert_eq!((n(&s, "stored"), n(&s, "skipped"), n(&s, "rejected")), (stored, skipped, 0), "{file}: {s}");
+        assert_eq!(w.count("SELECT count(*) FROM puzzles WHERE solutions = 1 AND type = 'sudoku'"), stored as i64);
+        assert_eq!(w.count("SELECT count(*) FROM sources"), stored as i64, "{file}: one provenance row per line");
+    }
+}
+
+#[test]
+fn every_stored_solution_satisfies_its_puzzle() {
+    let w = Workdir::new();
+    w.import(&[&data("classic/top1465.txt"), &data("classic/forum_hardest_1106.txt")], &[]);
+    let db = w.db();
+    let mut st = db.prepare("SELECT givens, solution, clues FROM puzzles").unwrap();
+    let rows: Vec<(String, String, i64)> =
+        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 1465 + 375);
+    for (givens, solution, clues) in rows {
+        assert!(solves_classic(&givens, &solution), "{givens} -> {solution}");
+        assert_eq!(givens.bytes().filter(|&c| c != b'0').count() as i64, clues, "{givens}");
+    }
+}
+
+#[test]
+fn kaggle_csv_imports_as_is_and_solutions_match_its_solution_column() {
+    let w = Workdir::new();
+    let path = data("classic/kaggle_1m_first10k.csv");
+    let s = w.import(&[&path], &[]);
+    assert_eq!((n(&s, "stored"), n(&s, "skipped")), (10000, 1), "{s}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let expected: HashMap<&str, &str> =
+        text.lines().skip(1).filter_map(|l| l.split_once(',')).collect();
+    let db = w.db();
+    let mut st = db.prepare("SELECT givens, solution FROM puzzles").unwrap();
+    let mut checked = 0;
+    for row in st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))).unwrap() {
+        let (givens, solution) = row.unwrap();
+        assert_eq!(expected.get(givens.as_str()), Some(&solution.as_str()), "{givens}");
+        checked += 1;
+    }
+    assert_eq!(checked, 10000);
+}
+
+#[test]
+fn puzzles_with_several_solutions_are_stored_and_marked() {
+    let w = Workdir::new();
+    let s = w.import(&[&data("classic/serg_benchmark_multisolution.txt")], &[]);
+    assert_eq!((n(&s, "stored"), n(&s, "rejected"), n(&s, "skipped")), (10000, 0, 2), "{s}");
+    assert_eq!(w.count("SELECT count(*) FROM puzzles WHERE solutions = 2 AND solution IS NULL"), 10000);
+}
+
+#[test]
+fn a_second_import_of_the_same_files_stores_nothing_new() {
+    let w = Workdir::new();
+    let files = [data("classic/magictour_top95.txt"), sample("bad.txt"), data("classic/kaggle_1m_first10k.csv")];
+    let refs: Vec<&std::path::Path> = files.iter().map(|p| p.as_path()).collect();
+    let first = w.import(&refs, &[]);
+    let snapshot = |w: &Workdir| {
+        (
+            w.count("SELECT count(*) FROM puzzles"),
+            w.count("SELECT count(*) FROM sources"),
+            w.count("SELECT count(*) FROM rejects"),
+        )
+    };
+    let before = snapshot(&w);
+    let second = w.import(&refs, &[]);
+    assert_eq!(n(&second, "stored"), 0, "{second}");
+    assert_eq!(n(&second, "duplicates"), n(&first, "stored") + n(&first, "duplicates"), "{second}");
+    assert_eq!(n(&second, "rejected"), n(&first, "rejected"));
+    assert_eq!(snapshot(&w), before, "a re-run adds no puzzle, provenance or reject rows");
+    assert_eq!(w.count("SELECT count(*) FROM imports WHERE status = 'finished'"), 2);
+}
+
+#[test]
+fn duplicates_within_one_run_are_counted_and_traced_to_every_line() {
+    let w = Workdir::new();
+    let p = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let zeros = p.replace('.', "0");
+    let f = w.write("dups.txt", format!("{p}\n{zeros} # same puzzle, 0 for empty\n{p}\n"));
+    let s = w.import(&[&f], &[]);
+    assert_eq!((n(&s, "stored"), n(&s, "duplicates")), (1, 2), "{s}");
+    let lines = w.strings("SELECT group_concat(line) FROM provenance GROUP BY puzzle_id");
+    assert_eq!(lines, vec!["1,2,3".to_string()]);
+}
+
+#[test]
+fn results_do_not_depend_on_the_number_of_threads() {
+    let w = Workdir::new();
+    let files = [data("classic/top1465.txt"), sample("bad.txt"), sample("classic.txt")];
+    let dump = |db: &str, jobs: &str| {
+        let mut args = vec!["import", "--quiet", "--db", db, "--jobs", jobs];
+        let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+        args.extend(names.iter().map(String::as_str));
+        w.run(&args);
+        let conn = rusqlite::Connection::open(w.path(db)).unwrap();
+        let mut st = conn
+            .prepare("SELECT id || type || clues || givens || encoding || solutions || ifnull(solution, '') FROM puzzles ORDER BY id")
+            .unwrap();
+        let rows: Vec<String> = st.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+        let mut st = conn.prepare("SELECT line || reason || message FROM rejects ORDER BY id").unwrap();
+        let rejects: Vec<String> = st.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+        (rows, rejects)
+    };
+    assert_eq!(dump("one.sqlite", "1"), dump("two.sqlite", "2"));
+}
+
+#[test]
+fn standard_input_is_read_with_a_dash() {
+    let w = Workdir::new();
+    let mut child = w
+        .command(&["import", "--json", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = std::fs::read(data("classic/magictour_top95.txt")).unwrap();
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), &input).unwrap();
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(n(&s, "stored"), 95, "{s}");
+    assert_eq!(w.strings("SELECT DISTINCT file FROM provenance"), vec!["-".to_string()]);
+}
+
+#[test]
+fn the_human_summary_names_all_outcomes() {
+    let w = Workdir::new();
+    let out = w.output(&["import", sample("bad.txt").to_str().unwrap()]);
+    assert!(out.status.success(), "rejects are data, not failures");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for word in ["stored", "duplicates", "rejected", "skipped", "puzzles/s"] {
+        assert!(stdout.contains(word), "summary lacks {word}:\n{stdout}");
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("bad.txt:2: "), "rejects are shown with file:line:\n{stderr}");
+}
+
+#[test]
+fn an_unreadable_input_fails_before_anything_is_written() {
+    let w = Workdir::new();
+    let out = w.output(&["import", "no-such-file.txt"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no-such-file.txt"), "{stderr}");
+    assert!(!w.path("puzzles.sqlite").exists(), "no archive is created for a failed start");
+}
+
+#[test]
+fn a_file_that_is_not_an_archive_is_refused_and_left_unchanged() {
+    let w = Workdir::new();
+    let junk = w.write("puzzles.sqlite", b"these are not the bytes of a SQLite database, not at all.\n".repeat(20));
+    let before = std::fs::read(&junk).unwrap();
+    let out = w.output(&["import", sample("classic.txt").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a sudoku-archive archive"), "{out:?}");
+    assert_eq!(std::fs::read(&junk).unwrap(), before);
+}
+
+#[test]
+fn an_archive_from_a_newer_version_is_refused() {
+    let w = Workdir::new();
+    w.import(&[&sample("classic.txt")], &[]);
+    w.db().pragma_update(None, "user_version", 999).unwrap();
+    for args in [vec!["import", sample("classic.txt").to_str().unwrap()], vec!["stats"]] {
+        let out = w.output(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("schema version 999, newer"), "{out:?}");
+    }
+}

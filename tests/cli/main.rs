@@ -1,0 +1,12 @@
+//! Integration tests: the real `sudoku-archive` binary on real files, each
+//! test in a fresh temporary directory, asserting what a user would see (the
+//! archive via SQL, the output, the exit status). One test binary, one
+//! module per command or concern.
+
+mod util;
+
+mod check;
+mod export;
+mod import;
+mod show;
+mod stats;
