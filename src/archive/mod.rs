@@ -27,6 +27,10 @@ pub enum ArchiveError {
     TooNew { found: i64, known: i64 },
     #[error("the archive is locked by another process (waited {}s)", BUSY_TIMEOUT.as_secs())]
     Locked,
+    #[error(
+        "{context}: the disk is full (or the archive reached its page limit); nothing of the failed batch was kept"
+    )]
+    Full { context: String },
     #[error("{context}: {source}")]
     Sql {
         context: String,
@@ -43,6 +47,13 @@ impl ArchiveError {
             )
         {
             return ArchiveError::Locked;
+        }
+        if let rusqlite::Error::SqliteFailure(f, _) = &source
+            && f.code == rusqlite::ErrorCode::DiskFull
+        {
+            return ArchiveError::Full {
+                context: context.to_string(),
+            };
         }
         ArchiveError::Sql {
             context: context.to_string(),
@@ -62,11 +73,17 @@ pub struct Archive {
 pub struct Tuning {
     /// Page cache, in MiB: bounds memory and keeps the unique index hot.
     pub cache_mib: u32,
+    /// A cap on the archive's size in pages (`PRAGMA max_page_count`), to
+    /// rehearse a full disk.
+    pub max_pages: Option<u64>,
 }
 
 impl Default for Tuning {
     fn default() -> Self {
-        Tuning { cache_mib: 256 }
+        Tuning {
+            cache_mib: 256,
+            max_pages: None,
+        }
     }
 }
 
@@ -153,6 +170,11 @@ impl Archive {
             "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -{};",
             u64::from(tuning.cache_mib) * 1024
         ))
-        .map_err(|e| ArchiveError::sql("configuring the connection", e))
+        .map_err(|e| ArchiveError::sql("configuring the connection", e))?;
+        if let Some(pages) = tuning.max_pages {
+            c.query_row(&format!("PRAGMA max_page_count = {pages}"), [], |_| Ok(()))
+                .map_err(|e| ArchiveError::sql("limiting the archive size", e))?;
+        }
+        Ok(())
     }
 }

@@ -22,6 +22,9 @@ pub struct ImportArgs {
     /// SQLite page cache in MiB: bounds memory; larger keeps big archives fast.
     #[arg(long, value_name = "MIB", default_value_t = 256)]
     pub cache_mib: u32,
+    /// Cap the archive at this many pages, as if the disk filled up (for tests).
+    #[arg(long, value_name = "PAGES", hide = true)]
+    pub max_pages: Option<u64>,
 }
 
 #[derive(Debug, serde::Serialize)]
@@ -43,6 +46,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         &a.db.db,
         Tuning {
             cache_mib: a.cache_mib,
+            max_pages: a.max_pages,
         },
     )
     .with_context(|| format!("cannot open archive {}", a.db.db.display()))?;

@@ -10,8 +10,14 @@ fn check_prints_file_and_line_of_each_reject_and_exits_1() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     let first = stdout.lines().next().unwrap_or_default();
     assert!(first.contains("bad.txt:2: sudoku"), "{stdout}");
-    assert!(first.contains("81"), "the length message names what was expected: {first}");
-    assert!(!w.path("puzzles.sqlite").exists(), "check writes no archive");
+    assert!(
+        first.contains("81"),
+        "the length message names what was expected: {first}"
+    );
+    assert!(
+        !w.path("puzzles.sqlite").exists(),
+        "check writes no archive"
+    );
 }
 
 #[test]
@@ -20,5 +26,8 @@ fn check_of_a_clean_corpus_exits_0_and_prints_no_rejects() {
     let out = w.output(&["check", data("classic/top1465.txt").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(out.stdout.is_empty());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("1,465 valid"), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("1,465 valid"),
+        "{out:?}"
+    );
 }

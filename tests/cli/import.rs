@@ -28,24 +28,50 @@ fn classic_corpora_import_with_every_line_accounted_for() {
             lines,
             "{file}: {s}"
         );
-        assert_eq!((n(&s, "stored"), n(&s, "skipped"), n(&s, "rejected")), (stored, skipped, 0), "{file}: {s}");
-        assert_eq!(w.count("SELECT count(*) FROM puzzles WHERE solutions = 1 AND type = 'sudoku'"), stored as i64);
-        assert_eq!(w.count("SELECT count(*) FROM sources"), stored as i64, "{file}: one provenance row per line");
+        assert_eq!(
+            (n(&s, "stored"), n(&s, "skipped"), n(&s, "rejected")),
+            (stored, skipped, 0),
+            "{file}: {s}"
+        );
+        assert_eq!(
+            w.count("SELECT count(*) FROM puzzles WHERE solutions = 1 AND type = 'sudoku'"),
+            stored as i64
+        );
+        assert_eq!(
+            w.count("SELECT count(*) FROM sources"),
+            stored as i64,
+            "{file}: one provenance row per line"
+        );
     }
 }
 
 #[test]
 fn every_stored_solution_satisfies_its_puzzle() {
     let w = Workdir::new();
-    w.import(&[&data("classic/top1465.txt"), &data("classic/forum_hardest_1106.txt")], &[]);
+    w.import(
+        &[
+            &data("classic/top1465.txt"),
+            &data("classic/forum_hardest_1106.txt"),
+        ],
+        &[],
+    );
     let db = w.db();
-    let mut st = db.prepare("SELECT givens, solution, clues FROM puzzles").unwrap();
-    let rows: Vec<(String, String, i64)> =
-        st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect();
+    let mut st = db
+        .prepare("SELECT givens, solution, clues FROM puzzles")
+        .unwrap();
+    let rows: Vec<(String, String, i64)> = st
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
     assert_eq!(rows.len(), 1465 + 375);
     for (givens, solution, clues) in rows {
         assert!(solves_classic(&givens, &solution), "{givens} -> {solution}");
-        assert_eq!(givens.bytes().filter(|&c| c != b'0').count() as i64, clues, "{givens}");
+        assert_eq!(
+            givens.bytes().filter(|&c| c != b'0').count() as i64,
+            clues,
+            "{givens}"
+        );
     }
 }
 
@@ -56,14 +82,24 @@ fn kaggle_csv_imports_as_is_and_solutions_match_its_solution_column() {
     let s = w.import(&[&path], &[]);
     assert_eq!((n(&s, "stored"), n(&s, "skipped")), (10000, 1), "{s}");
     let text = std::fs::read_to_string(&path).unwrap();
-    let expected: HashMap<&str, &str> =
-        text.lines().skip(1).filter_map(|l| l.split_once(',')).collect();
+    let expected: HashMap<&str, &str> = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_once(','))
+        .collect();
     let db = w.db();
     let mut st = db.prepare("SELECT givens, solution FROM puzzles").unwrap();
     let mut checked = 0;
-    for row in st.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))).unwrap() {
+    for row in st
+        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+        .unwrap()
+    {
         let (givens, solution) = row.unwrap();
-        assert_eq!(expected.get(givens.as_str()), Some(&solution.as_str()), "{givens}");
+        assert_eq!(
+            expected.get(givens.as_str()),
+            Some(&solution.as_str()),
+            "{givens}"
+        );
         checked += 1;
     }
     assert_eq!(checked, 10000);
@@ -73,14 +109,25 @@ fn kaggle_csv_imports_as_is_and_solutions_match_its_solution_column() {
 fn puzzles_with_several_solutions_are_stored_and_marked() {
     let w = Workdir::new();
     let s = w.import(&[&data("classic/serg_benchmark_multisolution.txt")], &[]);
-    assert_eq!((n(&s, "stored"), n(&s, "rejected"), n(&s, "skipped")), (10000, 0, 2), "{s}");
-    assert_eq!(w.count("SELECT count(*) FROM puzzles WHERE solutions = 2 AND solution IS NULL"), 10000);
+    assert_eq!(
+        (n(&s, "stored"), n(&s, "rejected"), n(&s, "skipped")),
+        (10000, 0, 2),
+        "{s}"
+    );
+    assert_eq!(
+        w.count("SELECT count(*) FROM puzzles WHERE solutions = 2 AND solution IS NULL"),
+        10000
+    );
 }
 
 #[test]
 fn a_second_import_of_the_same_files_stores_nothing_new() {
     let w = Workdir::new();
-    let files = [data("classic/magictour_top95.txt"), sample("bad.txt"), data("classic/kaggle_1m_first10k.csv")];
+    let files = [
+        data("classic/magictour_top95.txt"),
+        sample("bad.txt"),
+        data("classic/kaggle_1m_first10k.csv"),
+    ];
     let refs: Vec<&std::path::Path> = files.iter().map(|p| p.as_path()).collect();
     let first = w.import(&refs, &[]);
     let snapshot = |w: &Workdir| {
@@ -93,10 +140,21 @@ fn a_second_import_of_the_same_files_stores_nothing_new() {
     let before = snapshot(&w);
     let second = w.import(&refs, &[]);
     assert_eq!(n(&second, "stored"), 0, "{second}");
-    assert_eq!(n(&second, "duplicates"), n(&first, "stored") + n(&first, "duplicates"), "{second}");
+    assert_eq!(
+        n(&second, "duplicates"),
+        n(&first, "stored") + n(&first, "duplicates"),
+        "{second}"
+    );
     assert_eq!(n(&second, "rejected"), n(&first, "rejected"));
-    assert_eq!(snapshot(&w), before, "a re-run adds no puzzle, provenance or reject rows");
-    assert_eq!(w.count("SELECT count(*) FROM imports WHERE status = 'finished'"), 2);
+    assert_eq!(
+        snapshot(&w),
+        before,
+        "a re-run adds no puzzle, provenance or reject rows"
+    );
+    assert_eq!(
+        w.count("SELECT count(*) FROM imports WHERE status = 'finished'"),
+        2
+    );
 }
 
 #[test]
@@ -104,7 +162,10 @@ fn duplicates_within_one_run_are_counted_and_traced_to_every_line() {
     let w = Workdir::new();
     let p = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
     let zeros = p.replace('.', "0");
-    let f = w.write("dups.txt", format!("{p}\n{zeros} # same puzzle, 0 for empty\n{p}\n"));
+    let f = w.write(
+        "dups.txt",
+        format!("{p}\n{zeros} # same puzzle, 0 for empty\n{p}\n"),
+    );
     let s = w.import(&[&f], &[]);
     assert_eq!((n(&s, "stored"), n(&s, "duplicates")), (1, 2), "{s}");
     let lines = w.strings("SELECT group_concat(line) FROM provenance GROUP BY puzzle_id");
@@ -114,7 +175,11 @@ fn duplicates_within_one_run_are_counted_and_traced_to_every_line() {
 #[test]
 fn results_do_not_depend_on_the_number_of_threads() {
     let w = Workdir::new();
-    let files = [data("classic/top1465.txt"), sample("bad.txt"), sample("classic.txt")];
+    let files = [
+        data("classic/top1465.txt"),
+        sample("bad.txt"),
+        sample("classic.txt"),
+    ];
     let dump = |db: &str, jobs: &str| {
         let mut args = vec!["import", "--quiet", "--db", db, "--jobs", jobs];
         let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
@@ -124,9 +189,19 @@ fn results_do_not_depend_on_the_number_of_threads() {
         let mut st = conn
             .prepare("SELECT id || type || clues || givens || encoding || solutions || ifnull(solution, '') FROM puzzles ORDER BY id")
             .unwrap();
-        let rows: Vec<String> = st.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
-        let mut st = conn.prepare("SELECT line || reason || message FROM rejects ORDER BY id").unwrap();
-        let rejects: Vec<String> = st.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+        let rows: Vec<String> = st
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        let mut st = conn
+            .prepare("SELECT line || reason || message FROM rejects ORDER BY id")
+            .unwrap();
+        let rejects: Vec<String> = st
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
         (rows, rejects)
     };
     assert_eq!(dump("one.sqlite", "1"), dump("two.sqlite", "2"));
@@ -148,7 +223,10 @@ fn standard_input_is_read_with_a_dash() {
     assert!(out.status.success());
     let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(n(&s, "stored"), 95, "{s}");
-    assert_eq!(w.strings("SELECT DISTINCT file FROM provenance"), vec!["-".to_string()]);
+    assert_eq!(
+        w.strings("SELECT DISTINCT file FROM provenance"),
+        vec!["-".to_string()]
+    );
 }
 
 #[test]
@@ -161,7 +239,10 @@ fn the_human_summary_names_all_outcomes() {
         assert!(stdout.contains(word), "summary lacks {word}:\n{stdout}");
     }
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("bad.txt:2: "), "rejects are shown with file:line:\n{stderr}");
+    assert!(
+        stderr.contains("bad.txt:2: "),
+        "rejects are shown with file:line:\n{stderr}"
+    );
 }
 
 #[test]
@@ -171,17 +252,26 @@ fn an_unreadable_input_fails_before_anything_is_written() {
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("no-such-file.txt"), "{stderr}");
-    assert!(!w.path("puzzles.sqlite").exists(), "no archive is created for a failed start");
+    assert!(
+        !w.path("puzzles.sqlite").exists(),
+        "no archive is created for a failed start"
+    );
 }
 
 #[test]
 fn a_file_that_is_not_an_archive_is_refused_and_left_unchanged() {
     let w = Workdir::new();
-    let junk = w.write("puzzles.sqlite", b"these are not the bytes of a SQLite database, not at all.\n".repeat(20));
+    let junk = w.write(
+        "puzzles.sqlite",
+        b"these are not the bytes of a SQLite database, not at all.\n".repeat(20),
+    );
     let before = std::fs::read(&junk).unwrap();
     let out = w.output(&["import", sample("classic.txt").to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not a sudoku-archive archive"), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("not a sudoku-archive archive"),
+        "{out:?}"
+    );
     assert_eq!(std::fs::read(&junk).unwrap(), before);
 }
 
@@ -190,9 +280,15 @@ fn an_archive_from_a_newer_version_is_refused() {
     let w = Workdir::new();
     w.import(&[&sample("classic.txt")], &[]);
     w.db().pragma_update(None, "user_version", 999).unwrap();
-    for args in [vec!["import", sample("classic.txt").to_str().unwrap()], vec!["stats"]] {
+    for args in [
+        vec!["import", sample("classic.txt").to_str().unwrap()],
+        vec!["stats"],
+    ] {
         let out = w.output(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
-        assert!(String::from_utf8_lossy(&out.stderr).contains("schema version 999, newer"), "{out:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("schema version 999, newer"),
+            "{out:?}"
+        );
     }
 }

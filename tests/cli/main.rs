@@ -8,5 +8,6 @@ mod util;
 mod check;
 mod export;
 mod import;
+mod robust;
 mod show;
 mod stats;

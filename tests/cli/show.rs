@@ -17,5 +17,8 @@ fn show_of_a_bad_string_names_the_problem() {
     let w = Workdir::new();
     let out = w.output(&["show", "12345"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("5 characters"), "{out:?}");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("5 characters"),
+        "{out:?}"
+    );
 }

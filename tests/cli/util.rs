@@ -13,17 +13,23 @@ pub struct Workdir {
 
 /// A file under `tests/data/`.
 pub fn data(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(rel)
 }
 
 /// A file under `samples/`.
 pub fn sample(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("samples").join(rel)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("samples")
+        .join(rel)
 }
 
 impl Workdir {
     pub fn new() -> Workdir {
-        Workdir { dir: tempfile::tempdir().expect("temp dir") }
+        Workdir {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
     }
 
     pub fn path(&self, name: &str) -> PathBuf {
@@ -38,7 +44,9 @@ impl Workdir {
 
     pub fn command(&self, args: &[&str]) -> Command {
         let mut c = Command::new(env!("CARGO_BIN_EXE_sudoku-archive"));
-        c.args(args).current_dir(self.dir.path()).stdin(Stdio::null());
+        c.args(args)
+            .current_dir(self.dir.path())
+            .stdin(Stdio::null());
         c
     }
 
@@ -80,7 +88,10 @@ impl Workdir {
     pub fn strings(&self, sql: &str) -> Vec<String> {
         let db = self.db();
         let mut st = db.prepare(sql).expect(sql);
-        st.query_map([], |r| r.get::<_, String>(0)).expect(sql).map(|r| r.expect(sql)).collect()
+        st.query_map([], |r| r.get::<_, String>(0))
+            .expect(sql)
+            .map(|r| r.expect(sql))
+            .collect()
     }
 }
 
@@ -131,10 +142,72 @@ pub fn solves_classic(givens: &str, solution: &str) -> bool {
     (0..9).all(|k| {
         unit_ok(std::array::from_fn(|j| k * 9 + j))
             && unit_ok(std::array::from_fn(|j| j * 9 + k))
-            && unit_ok(std::array::from_fn(|j| (k / 3) * 27 + (k % 3) * 3 + (j / 3) * 9 + j % 3))
+            && unit_ok(std::array::from_fn(|j| {
+                (k / 3) * 27 + (k % 3) * 3 + (j / 3) * 9 + j % 3
+            }))
     })
 }
 
 pub fn n(v: &serde_json::Value, key: &str) -> u64 {
-    v[key].as_u64().unwrap_or_else(|| panic!("summary has no {key}: {v}"))
+    v[key]
+        .as_u64()
+        .unwrap_or_else(|| panic!("summary has no {key}: {v}"))
+}
+
+/// Kaggle's 10,000 quizzes with their digits relabelled `copies` times
+/// (copy k maps d to (d + k - 1) % 9 + 1): real puzzles, all distinct, as
+/// many lines as a test needs. Returns the text, one per line.
+pub fn relabelled_kaggle(copies: usize) -> String {
+    let text = std::fs::read_to_string(data("classic/kaggle_1m_first10k.csv")).unwrap();
+    let quizzes: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split(',').next())
+        .collect();
+    let mut out = String::with_capacity(quizzes.len() * copies * 82);
+    for k in 0..copies {
+        for q in &quizzes {
+            out.extend(q.bytes().map(|c| match c {
+                b'1'..=b'9' => (b'1' + (c - b'1' + k as u8) % 9) as char,
+                _ => c as char,
+            }));
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Runs a command to completion and returns (status, stdout, stderr, peak resident KiB).
+pub fn run_measured(mut cmd: Command) -> (std::process::ExitStatus, Vec<u8>, Vec<u8>, i64) {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdout = Vec::new();
+    let mut stderr = Vec::new();
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let t = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        err.read_to_end(&mut v).ok();
+        v
+    });
+    out.read_to_end(&mut stdout).ok();
+    stderr.extend(t.join().unwrap());
+    let mut status = 0;
+    // SAFETY: rusage is plain data, zero-initialised; wait4 fills it for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    // SAFETY: waiting on our own child's pid with valid pointers.
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(r, pid, "wait4");
+    (
+        std::process::ExitStatus::from_raw(status),
+        stdout,
+        stderr,
+        usage.ru_maxrss,
+    )
 }
