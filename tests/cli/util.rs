@@ -178,6 +178,7 @@ pub fn relabelled_kaggle(copies: usize) -> String {
 }
 
 /// Runs a command to completion and returns (status, stdout, stderr, peak resident KiB).
+#[allow(clippy::zombie_processes)] // reaped by wait4, which clippy cannot see
 pub fn run_measured(mut cmd: Command) -> (std::process::ExitStatus, Vec<u8>, Vec<u8>, i64) {
     use std::io::Read;
     use std::os::unix::process::ExitStatusExt;
