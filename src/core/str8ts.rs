@@ -1,22 +1,181 @@
-//! Placeholder: the str8ts type's formats, validation, propagation and solving.
+//! Str8ts: the legacy (162) and packed (243) string forms, validation with a
+//! reason code per rejection, compartments, propagation and solution counting,
+//! and the [`Analysis`] the archive stores. Pure: strings in, values out; no
+//! I/O, no printing, no threads.
+//!
+//! Submodules: `board` reads, checks and writes the two forms; `compartment`
+//! finds the white runs; `solve` propagates and searches.
 
-use crate::core::puzzle::Analysis;
+mod board;
+mod compartment;
+mod solve;
 
-/// Why a str8ts string was rejected.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Error {
-    #[error("str8ts: not supported yet")]
-    Unsupported,
+use std::fmt;
+
+use crate::core::grid::{CELLS, Cell};
+use crate::core::mask::{Digit, Mask};
+use crate::core::puzzle::{Analysis, PuzzleType, Status};
+
+pub use board::{Board, LEGACY_LEN, PACKED_LEN};
+pub use compartment::{Compartment, Direction, compartments};
+pub use solve::{Solutions, propagate, solve};
+
+/// Every cell by index, for loops and tables that already know `i < 81`.
+const CELL: [Cell; CELLS] = {
+    let mut t = [match Cell::new(0) {
+        Some(c) => c,
+        None => panic!("cell 0 exists"),
+    }; CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        t[i] = match Cell::new(i) {
+            Some(c) => c,
+            None => panic!("cells below 81 exist"),
+        };
+        i += 1;
+    }
+    t
+};
+
+/// Which of the two string forms an error is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// 81 digits then 81 colours.
+    Legacy,
+    /// Three base-32 characters per cell.
+    Packed,
 }
 
-impl Error {
-    pub fn code(&self) -> &'static str {
-        "unsupported"
+impl fmt::Display for Form {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Form::Legacy => "legacy",
+            Form::Packed => "packed",
+        })
     }
 }
 
-pub fn analyse(_s: &str) -> Result<Analysis, Error> {
-    Err(Error::Unsupported)
+/// Why a str8ts string was rejected. Each variant names the cell (index and
+/// r1c1) or the compartment, and quotes what it found.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    #[error(
+        "str8ts: {len} characters, expected 162 (legacy: 81 digits then 81 colours) or 243 (packed)"
+    )]
+    Length { len: usize },
+    #[error(
+        "str8ts {form}: character {pos} ({part} of cell {} ({cell})) is {found:?}, expected {expected}",
+        .cell.index()
+    )]
+    Character {
+        form: Form,
+        pos: usize,
+        part: &'static str,
+        cell: Cell,
+        found: char,
+        expected: &'static str,
+    },
+    #[error("str8ts packed: cell {} ({cell}) is {found:?} = {value}, above \"1vs\" = 2044", .cell.index())]
+    Value {
+        cell: Cell,
+        found: String,
+        value: u16,
+    },
+    #[error("str8ts packed: cell {} ({cell}) is {found:?}: black but has candidates {mask}", .cell.index())]
+    BlackCandidates {
+        cell: Cell,
+        found: String,
+        mask: Mask,
+    },
+    #[error(
+        "str8ts packed: cell {} ({cell}) is {found:?}: black with digit {mask} not flagged as a given",
+        .cell.index()
+    )]
+    BlackUnflagged {
+        cell: Cell,
+        found: String,
+        mask: Mask,
+    },
+    #[error(
+        "str8ts packed: cell {} ({cell}) is {found:?}: flagged as a given but holds {count} digits, expected one",
+        .cell.index()
+    )]
+    ClueFlag {
+        cell: Cell,
+        found: String,
+        count: u32,
+    },
+    #[error("str8ts packed: cell {} ({cell}) is {found:?}: white and empty but has no candidates", .cell.index())]
+    NoCandidates { cell: Cell, found: String },
+    #[error(
+        "str8ts {form}: digit {digit} twice in {along} {number}: cell {} ({first}) and cell {} ({second})",
+        .first.index(), .second.index()
+    )]
+    Duplicate {
+        form: Form,
+        digit: Digit,
+        along: &'static str,
+        number: usize,
+        first: Cell,
+        second: Cell,
+    },
+    #[error(
+        "str8ts {form}: {compartment} holds digits \"{digits}\", which no straight of {} contains",
+        .compartment.len()
+    )]
+    Straight {
+        form: Form,
+        compartment: Compartment,
+        digits: Mask,
+    },
+}
+
+impl Error {
+    /// A short stable code for the archive's `rejects.reason` column.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Length { .. } => "length",
+            Error::Character { .. } => "character",
+            Error::Value { .. } => "value",
+            Error::BlackCandidates { .. } | Error::BlackUnflagged { .. } => "black-cell",
+            Error::ClueFlag { .. } => "clue-flag",
+            Error::NoCandidates { .. } => "no-candidates",
+            Error::Duplicate { .. } => "duplicate",
+            Error::Straight { .. } => "straight",
+        }
+    }
+}
+
+/// Parses (either form, by length), validates, propagates and solves.
+///
+/// `givens` is the legacy form of givens and colours; `encoding` the packed
+/// form of the propagated board. When propagation contradicts itself the
+/// encoding and candidates are those of the board as read, so the stored
+/// string still reads back.
+pub fn analyse(s: &str) -> Result<Analysis, Error> {
+    let board = Board::parse(s)?;
+    let (shown, status) = match propagate(&board) {
+        Err(why) => (board.clone(), Status::Contradiction(why)),
+        Ok(propagated) => {
+            let status = match solve(&propagated) {
+                Solutions::Contradiction(why) => Status::Contradiction(why),
+                Solutions::None => Status::Unsolvable,
+                Solutions::Unique(sol) => Status::Unique(sol.digits()),
+                Solutions::Multiple => Status::Multiple,
+            };
+            (propagated, status)
+        }
+    };
+    Ok(Analysis {
+        kind: PuzzleType::Str8ts,
+        clues: board.clues(),
+        givens: board.to_legacy(),
+        encoding: shown.to_packed(),
+        status,
+        candidates: *shown.masks(),
+        given: *board.given(),
+        shading: board.black().map(u8::from),
+    })
 }
 
 /// 81 digits then 81 colour flags `0`/`1`: the legacy 162 shape.
@@ -26,3 +185,6 @@ pub fn looks_like_legacy(s: &str) -> bool {
         && b[..81].iter().all(u8::is_ascii_digit)
         && b[81..].iter().all(|&c| c == b'0' || c == b'1')
 }
+
+#[cfg(test)]
+mod tests;
