@@ -78,7 +78,7 @@ fn legacy(letters: &[u8], sums: &[u32]) -> Option<String> {
     let mut colour = vec![usize::MAX; order.len()];
     let mut layout = String::new();
     let mut sum_part = String::new();
-    for (cell, &l) in letters.iter().enumerate() {
+    for &l in letters {
         let cage = order.iter().position(|&o| o == l)?;
         if colour[cage] == usize::MAX {
             let taken: Vec<usize> = (0..81)

@@ -108,10 +108,8 @@ impl Puzzle {
         let mut cell_sums = [0u8; 81];
         for (cell, s) in cell_sums.iter_mut().enumerate() {
             let i = 82 + 2 * cell;
-            for k in i..i + 2 {
-                if !b[k].is_ascii_digit() {
-                    return Err(bad(k, cell, "a sum digit 0-9"));
-                }
+            if let Some(k) = (i..i + 2).find(|&k| !b[k].is_ascii_digit()) {
+                return Err(bad(k, cell, "a sum digit 0-9"));
             }
             *s = (b[i] - b'0') * 10 + (b[i + 1] - b'0');
         }
