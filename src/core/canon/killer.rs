@@ -14,6 +14,8 @@
 //! column orders for real puzzles; the search enumerates those and builds the
 //! string for each surviving combination.
 
+use std::cmp::Ordering;
+
 use super::{CanonError, cell_at};
 
 const FORMAT: &str = "killer legacy";
@@ -37,26 +39,41 @@ const COLOURS: &[u8; 35] = b"123456789abcdefghijklmnopqrstuvwxyz";
 pub fn killer(givens: &str) -> Result<String, CanonError> {
     let puzzle = Puzzle::parse(givens)?;
     let views = [puzzle.clone(), puzzle.transposed()];
-    let mut best: Option<Vec<u8>> = None;
+    let mut best: Vec<u8> = Vec::new();
     let mut cand = Vec::with_capacity(givens.len());
-    for view in &views {
-        let rows = line_orders(&view.row_masks(), &view.lines(|l, k| l * 9 + k));
-        let cols = line_orders(&view.col_masks(), &view.lines(|l, k| k * 9 + l));
-        for r in &rows {
-            for c in &cols {
-                if !view.keeps_cages(r, c) {
-                    continue;
-                }
+    let mut crowded = None;
+    // The transposed view's rows are the original columns and vice versa.
+    let row_orders = line_orders(&puzzle.row_masks(), &puzzle.lines(|l, k| l * 9 + k));
+    let col_orders = line_orders(&puzzle.col_masks(), &puzzle.lines(|l, k| k * 9 + l));
+    for (view, rows, cols) in [
+        (&views[0], &row_orders, &col_orders),
+        (&views[1], &col_orders, &row_orders),
+    ] {
+        for r in rows {
+            for c in cols {
                 cand.clear();
-                view.write(r, c, &mut cand)?;
-                if best.as_ref().is_none_or(|b| cand < *b) {
-                    best = Some(cand.clone());
+                match view.write(r, c, &best, &mut cand) {
+                    Written::Greater => {}
+                    Written::TooManyColours(cell) => {
+                        crowded.get_or_insert(cell);
+                    }
+                    // Connectivity last: it is the dearer test and most
+                    // candidates lose on their first row.
+                    Written::Done => {
+                        if (best.is_empty() || cand < best) && view.keeps_cages(r, c) {
+                            std::mem::swap(&mut best, &mut cand);
+                        }
+                    }
                 }
             }
         }
     }
-    // The identity keeps every cage, so `best` is always set.
-    let best = best.unwrap_or_default();
+    // Only a puzzle no map can recolour in 35 colours is left without a form.
+    if best.is_empty() {
+        return Err(CanonError::Colours {
+            cell: cell_at(crowded.unwrap_or(0)),
+        });
+    }
     Ok(best.into_iter().map(char::from).collect())
 }
 
@@ -230,10 +247,10 @@ impl Puzzle {
 
     /// Append the legacy string of the mapped puzzle: greedy colours, sums at
     /// each cage's new first cell, digits moved along.
-    fn write(&self, rows: &[u8; 9], cols: &[u8; 9], out: &mut Vec<u8>) -> Result<(), CanonError> {
+    fn write(&self, rows: &[u8; 9], cols: &[u8; 9], bound: &[u8], out: &mut Vec<u8>) -> Written {
         let img = self.image(rows, cols);
         // Neighbouring cages, as bit sets over cage numbers (at most 81).
-        let mut neighbours = vec![0u128; self.cages];
+        let mut neighbours = [0u128; 81];
         for cell in 0..81 {
             let mut link = |other: usize| {
                 let (a, b) = (usize::from(img[cell]), usize::from(img[other]));
@@ -249,9 +266,11 @@ impl Puzzle {
                 link(cell + 9);
             }
         }
-        let mut colour = vec![u8::MAX; self.cages];
+        let mut colour = [u8::MAX; 81];
         let mut coloured = 0u128;
         let mut sums_part = [b'0'; 162];
+        // While the layout so far equals the bound, a greater char loses.
+        let mut tied = !bound.is_empty();
         for (cell, &cage) in img.iter().enumerate() {
             let cage = usize::from(cage);
             if colour[cage] == u8::MAX {
@@ -264,9 +283,7 @@ impl Puzzle {
                 }
                 let c = taken.trailing_ones() as usize;
                 if c >= COLOURS.len() {
-                    return Err(CanonError::Colours {
-                        cell: cell_at(cell),
-                    });
+                    return Written::TooManyColours(cell);
                 }
                 colour[cage] = c as u8;
                 coloured |= 1 << cage;
@@ -274,7 +291,15 @@ impl Puzzle {
                 sums_part[2 * cell] = b'0' + s / 10;
                 sums_part[2 * cell + 1] = b'0' + s % 10;
             }
-            out.push(COLOURS[usize::from(colour[cage])]);
+            let ch = COLOURS[usize::from(colour[cage])];
+            if tied {
+                match ch.cmp(&bound[cell]) {
+                    Ordering::Greater => return Written::Greater,
+                    Ordering::Less => tied = false,
+                    Ordering::Equal => {}
+                }
+            }
+            out.push(ch);
         }
         out.push(b',');
         out.extend_from_slice(&sums_part);
@@ -284,8 +309,17 @@ impl Puzzle {
                 out.push(b'0' + d[usize::from(rows[i / 9]) * 9 + usize::from(cols[i % 9])]);
             }
         }
-        Ok(())
+        Written::Done
     }
+}
+
+/// How writing one mapped puzzle ended.
+enum Written {
+    Done,
+    /// Its layout already sorts after the bound: not written out.
+    Greater,
+    /// The recolouring needs a 36th colour at this cell: not representable.
+    TooManyColours(usize),
 }
 
 /// Cages: maximal 4-connected regions of one layout char, numbered in order
@@ -336,47 +370,44 @@ fn line_orders(masks: &[u16], content: &[[u16; 9]; 9]) -> Vec<[u8; 9]> {
         .collect();
     spans.sort_unstable();
     spans.dedup();
-    const PERMS: [[u8; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
     let mut orders = Vec::new();
-    for bands in PERMS {
-        for p0 in PERMS {
-            for p1 in PERMS {
-                for p2 in PERMS {
-                    let inner = [p0, p1, p2];
-                    let order: [u8; 9] =
-                        std::array::from_fn(|k| bands[k / 3] * 3 + inner[k / 3][k % 3]);
-                    let mut pos = [0u8; 9];
-                    for (k, &line) in order.iter().enumerate() {
-                        pos[usize::from(line)] = k as u8;
-                    }
-                    let contiguous = spans.iter().all(|&m| {
-                        let (mut lo, mut hi) = (9u8, 0u8);
-                        for (line, &p) in pos.iter().enumerate() {
-                            if m & (1 << line) != 0 {
-                                lo = lo.min(p);
-                                hi = hi.max(p);
-                            }
-                        }
-                        u32::from(hi - lo) + 1 == m.count_ones()
-                    });
-                    if contiguous {
-                        orders.push(order);
-                    }
-                }
-            }
-        }
-    }
+    extend_order(&spans, &mut [0; 9], 0, 0, &mut orders);
     let picture = |o: &[u8; 9]| o.map(|line| content[usize::from(line)]);
     orders.sort_unstable_by_key(picture);
     orders.dedup_by_key(|o| picture(o));
     orders
+}
+
+/// Lay out lines from position `k` on, `used` the lines placed so far. A
+/// span (a cage's set of lines) once entered must be finished before any
+/// other line comes, which is contiguity checked one line at a time.
+fn extend_order(spans: &[u16], order: &mut [u8; 9], k: usize, used: u16, out: &mut Vec<[u8; 9]>) {
+    if k == 9 {
+        out.push(*order);
+        return;
+    }
+    let candidates = if k.is_multiple_of(3) {
+        // Any line of a band not yet entered.
+        (0..3)
+            .filter(|b| used & (0b111 << (3 * b)) == 0)
+            .fold(0u16, |m, b| m | 0b111 << (3 * b))
+    } else {
+        let band = usize::from(order[k - 1] / 3);
+        0b111 << (3 * band) & !used
+    };
+    for line in 0..9u8 {
+        let bit = 1u16 << line;
+        if candidates & bit == 0 {
+            continue;
+        }
+        let open_elsewhere = spans
+            .iter()
+            .any(|&s| s & used != 0 && s & !used != 0 && s & bit == 0);
+        if !open_elsewhere {
+            order[k] = line;
+            extend_order(spans, order, k + 1, used | bit, out);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -407,7 +438,10 @@ pub(super) mod tests {
         };
         let identity: [u8; 9] = std::array::from_fn(|i| i as u8);
         let mut out = Vec::new();
-        puzzle.write(&identity, &identity, &mut out).unwrap();
+        assert!(matches!(
+            puzzle.write(&identity, &identity, &[], &mut out),
+            Written::Done
+        ));
         String::from_utf8(out).unwrap()
     }
 
@@ -443,7 +477,7 @@ pub(super) mod tests {
             let c = cols[rng.below(cols.len())];
             if view.keeps_cages(&r, &c) {
                 let mut out = Vec::new();
-                view.write(&r, &c, &mut out).unwrap();
+                assert!(matches!(view.write(&r, &c, &[], &mut out), Written::Done));
                 return String::from_utf8(out).unwrap();
             }
         }
