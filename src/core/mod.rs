@@ -3,6 +3,7 @@
 //! knows about files, SQLite, threads or the command line.
 
 pub mod base32;
+pub mod canon;
 pub mod grid;
 pub mod killer;
 pub mod mask;

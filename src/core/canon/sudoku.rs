@@ -1,0 +1,611 @@
+//! Classic Sudoku "minlex": the least 81-character string among the
+//! 2 x 6^8 = 3,359,232 box-preserving position maps times the 9! digit
+//! relabellings of a puzzle.
+//!
+//! Owns only the search; parsing is the minimum needed to read the legacy
+//! 81-character form. Knows nothing of solutions: any pattern, valid or not,
+//! has exactly one canonical form.
+//!
+//! How the search stays fast: the answer is built one output row at a time.
+//! After each row only the partial transformations whose prefix equals the
+//! least prefix survive (ties are all kept, so the result is exact). A
+//! survivor fixes its row order, but only the columns that already showed a
+//! clue: columns that were empty in every row so far are interchangeable and
+//! stay unplaced, as do stacks none of whose columns is placed. That keeps the
+//! number of survivors small even when the first rows are empty, which is
+//! where an explicit enumeration of column orders would explode.
+
+use std::cmp::Ordering;
+
+use super::{CanonError, cell_at};
+
+const FORMAT: &str = "sudoku legacy";
+/// An output column or stack not yet tied to a source one.
+const FREE: u8 = u8::MAX;
+
+/// The minlex form of a classic Sudoku.
+///
+/// `givens` is 81 characters `0`-`9`, `0` an empty cell. The result is the
+/// lexicographically least string, compared byte by byte with `0` < `1` <
+/// ... < `9`, over every combination of transposition, band and row-in-band
+/// permutations, stack and column-in-stack permutations, and relabelling of
+/// the digits. Empty cells stay `0`, so the form gathers empty cells at the
+/// front; the first clue met in reading order is always `1`, the next new
+/// digit `2`, and so on. Plain string order is used throughout, so a smaller
+/// digit early beats a smaller pattern of clues later (some published
+/// "pattern first" canonicalisers differ on rare invalid or
+/// exotic puzzles).
+pub fn sudoku(givens: &str) -> Result<String, CanonError> {
+    let grid = parse(givens)?;
+    Ok(minlex(&grid)
+        .iter()
+        .map(|&d| char::from(b'0' + d))
+        .collect())
+}
+
+fn parse(givens: &str) -> Result<[u8; 81], CanonError> {
+    let bytes = givens.as_bytes();
+    if bytes.len() != 81 {
+        return Err(CanonError::Length {
+            format: FORMAT,
+            expected: "81",
+            found: givens.chars().count(),
+        });
+    }
+    let mut grid = [0u8; 81];
+    for (i, (&b, g)) in bytes.iter().zip(grid.iter_mut()).enumerate() {
+        if !b.is_ascii_digit() {
+            return Err(CanonError::Character {
+                format: FORMAT,
+                index: i,
+                cell: cell_at(i),
+                expected: "a digit 0-9",
+                // Every byte before this one is ASCII, so `i` is a char boundary.
+                found: givens[i..].chars().next().unwrap_or('?'),
+            });
+        }
+        *g = b - b'0';
+    }
+    Ok(grid)
+}
+
+/// One surviving partial transformation. The order of rows already laid out
+/// does not matter for the rest of the search, only which rows are used, so
+/// nodes that differ only in that order compare equal and are merged.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Node {
+    /// 1 when source rows are read as columns.
+    transposed: u8,
+    rows_used: u16,
+    /// Source band of the output band being filled.
+    band: u8,
+    /// Output column -> source column, `FREE` until a clue placed it.
+    col_of: [u8; 9],
+    /// Output stack -> source stack, `FREE` until one of its columns is placed.
+    stack_of: [u8; 3],
+    /// Source columns placed.
+    placed: u16,
+    /// Source digit -> output label, 0 while the digit has not appeared.
+    label: [u8; 10],
+    next_label: u8,
+}
+
+impl Node {
+    fn start(transposed: u8) -> Node {
+        Node {
+            transposed,
+            rows_used: 0,
+            band: FREE,
+            col_of: [FREE; 9],
+            stack_of: [FREE; 3],
+            placed: 0,
+            label: [0; 10],
+            next_label: 1,
+        }
+    }
+
+    fn bound_stacks(&self) -> u8 {
+        self.stack_of
+            .iter()
+            .filter(|&&s| s != FREE)
+            .fold(0, |m, &s| m | 1 << s)
+    }
+
+    /// Relabel on first appearance: the cheapest label is always the next one.
+    fn relabel(&mut self, digit: u8) -> u8 {
+        let d = usize::from(digit);
+        if digit == 0 {
+            0
+        } else if self.label[d] != 0 {
+            self.label[d]
+        } else {
+            self.label[d] = self.next_label;
+            self.next_label += 1;
+            self.label[d]
+        }
+    }
+}
+
+/// A node part-way through laying out one output row.
+#[derive(Clone, Copy)]
+struct Work {
+    node: Node,
+    out: [u8; 9],
+    /// Free output stacks given to all-empty free source stacks in this row.
+    zero_stacks_used: u8,
+    /// Per output stack: free positions given to unplaced empty columns.
+    zero_cols_used: [u8; 3],
+}
+
+/// The least next row over every node and every allowed source row, with
+/// every way of reaching it.
+struct RowSearch<'a> {
+    /// The source row's digits, by source column.
+    row: [u8; 9],
+    /// Free source stacks whose three cells in this row are empty.
+    zero_stacks: u8,
+    /// Free source stacks with a clue in this row (bit per stack).
+    clue_stacks: u8,
+    best: [u8; 9],
+    ties: &'a mut Vec<Node>,
+}
+
+impl RowSearch<'_> {
+    /// Keep a partial row only while it is no greater than the best so far.
+    fn promising(&self, w: &Work, len: usize) -> bool {
+        w.out[..len] <= self.best[..len]
+    }
+
+    fn place(&mut self, j: usize, mut w: Work) {
+        if j == 9 {
+            match w.out.cmp(&self.best) {
+                Ordering::Less => {
+                    self.best = w.out;
+                    self.ties.clear();
+                    self.ties.push(w.node);
+                }
+                Ordering::Equal => self.ties.push(w.node),
+                Ordering::Greater => {}
+            }
+            return;
+        }
+        let s = j / 3;
+        let stack = w.node.stack_of[s];
+        if stack == FREE {
+            // Start of an output stack no source stack is tied to yet: either
+            // an all-empty stack goes here (which one is left open), or a
+            // stack with a clue in this row.
+            let open_clue_stacks = self.clue_stacks & !w.node.bound_stacks();
+            let free_later = (s + 1..3).filter(|&t| w.node.stack_of[t] == FREE).count();
+            if w.zero_stacks_used < self.zero_stacks
+                && free_later >= open_clue_stacks.count_ones() as usize
+            {
+                let mut z = w;
+                z.out[j..j + 3].fill(0);
+                z.zero_stacks_used += 1;
+                if self.promising(&z, j + 3) {
+                    self.place(j + 3, z);
+                }
+            }
+            for src in 0..3u8 {
+                if open_clue_stacks & (1 << src) != 0 {
+                    let mut b = w;
+                    b.node.stack_of[s] = src;
+                    self.place(j, b);
+                }
+            }
+            return;
+        }
+        let fixed = w.node.col_of[j];
+        if fixed != FREE {
+            let digit = self.row[usize::from(fixed)];
+            w.out[j] = w.node.relabel(digit);
+            if self.promising(&w, j + 1) {
+                self.place(j + 1, w);
+            }
+            return;
+        }
+        // A free position inside a tied stack: an unplaced empty column (left
+        // open) or an unplaced clue column (placed now).
+        let cols = usize::from(stack) * 3..usize::from(stack) * 3 + 3;
+        let mut empties = 0u8;
+        let mut clues = 0usize;
+        for c in cols.clone() {
+            if w.node.placed & (1 << c) == 0 {
+                if self.row[c] == 0 {
+                    empties += 1;
+                } else {
+                    clues += 1;
+                }
+            }
+        }
+        let free_later = (j + 1..s * 3 + 3)
+            .filter(|&k| w.node.col_of[k] == FREE)
+            .count();
+        if empties > w.zero_cols_used[s] && free_later >= clues {
+            let mut z = w;
+            z.out[j] = 0;
+            z.zero_cols_used[s] += 1;
+            if self.promising(&z, j + 1) {
+                self.place(j + 1, z);
+            }
+        }
+        for c in cols {
+            if w.node.placed & (1 << c) == 0 && self.row[c] != 0 {
+                let mut p = w;
+                p.node.col_of[j] = c as u8;
+                p.node.placed |= 1 << c;
+                p.out[j] = p.node.relabel(self.row[c]);
+                if self.promising(&p, j + 1) {
+                    self.place(j + 1, p);
+                }
+            }
+        }
+    }
+}
+
+fn transpose(grid: &[u8; 81]) -> [u8; 81] {
+    let mut t = [0u8; 81];
+    for (i, v) in t.iter_mut().enumerate() {
+        *v = grid[(i % 9) * 9 + i / 9];
+    }
+    t
+}
+
+/// Rows a node may lay out as output row `i`: any row of an unused band at a
+/// band's start, otherwise an unused row of the current band.
+fn allowed(node: &Node, i: usize, r: usize) -> bool {
+    if i.is_multiple_of(3) {
+        node.rows_used & (0b111 << (r / 3 * 3)) == 0
+    } else {
+        usize::from(node.band) == r / 3 && node.rows_used & (1 << r) == 0
+    }
+}
+
+fn minlex(grid: &[u8; 81]) -> [u8; 81] {
+    let grids = [*grid, transpose(grid)];
+    let mut nodes = vec![Node::start(0), Node::start(1)];
+    let mut ties = Vec::new();
+    let mut out = [0u8; 81];
+    for i in 0..9 {
+        let mut search = RowSearch {
+            row: [0; 9],
+            zero_stacks: 0,
+            clue_stacks: 0,
+            best: [u8::MAX; 9],
+            ties: &mut ties,
+        };
+        for node in &nodes {
+            let bound = node.bound_stacks();
+            for r in (0..9).filter(|&r| allowed(node, i, r)) {
+                let g = &grids[usize::from(node.transposed)];
+                search.row.copy_from_slice(&g[r * 9..r * 9 + 9]);
+                search.zero_stacks = 0;
+                search.clue_stacks = 0;
+                for src in 0..3 {
+                    if bound & (1 << src) == 0 {
+                        if search.row[src * 3..src * 3 + 3].iter().all(|&d| d == 0) {
+                            search.zero_stacks += 1;
+                        } else {
+                            search.clue_stacks |= 1 << src;
+                        }
+                    }
+                }
+                let mut start = *node;
+                start.rows_used |= 1 << r;
+                if i.is_multiple_of(3) {
+                    start.band = (r / 3) as u8;
+                }
+                search.place(
+                    0,
+                    Work {
+                        node: start,
+                        out: [0; 9],
+                        zero_stacks_used: 0,
+                        zero_cols_used: [0; 3],
+                    },
+                );
+            }
+        }
+        out[i * 9..i * 9 + 9].copy_from_slice(&search.best);
+        ties.sort_unstable();
+        ties.dedup();
+        std::mem::swap(&mut nodes, &mut ties);
+        ties.clear();
+    }
+    out
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A tiny deterministic generator, so failures replay exactly.
+    pub struct SplitMix(pub u64);
+
+    impl SplitMix {
+        pub fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        }
+
+        pub fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+
+        pub fn shuffle<T>(&mut self, v: &mut [T]) {
+            for i in (1..v.len()).rev() {
+                v.swap(i, self.below(i + 1));
+            }
+        }
+
+        /// A random box-preserving order of 9 lines: band order, then the
+        /// order inside each band.
+        pub fn line_order(&mut self) -> [usize; 9] {
+            let mut bands = [0, 1, 2];
+            self.shuffle(&mut bands);
+            let mut order = [0; 9];
+            for (b, &band) in bands.iter().enumerate() {
+                let mut inner = [0, 1, 2];
+                self.shuffle(&mut inner);
+                for k in 0..3 {
+                    order[b * 3 + k] = band * 3 + inner[k];
+                }
+            }
+            order
+        }
+    }
+
+    /// Apply a position map (output cell (i, j) reads source cell
+    /// (rows[i], cols[j]), after transposing if asked) and a digit map.
+    pub fn transform(
+        grid: &[u8; 81],
+        transposed: bool,
+        rows: &[usize; 9],
+        cols: &[usize; 9],
+        digits: &[u8; 10],
+    ) -> [u8; 81] {
+        let g = if transposed { transpose(grid) } else { *grid };
+        let mut out = [0u8; 81];
+        for i in 0..9 {
+            for j in 0..9 {
+                out[i * 9 + j] = digits[usize::from(g[rows[i] * 9 + cols[j]])];
+            }
+        }
+        out
+    }
+
+    fn random_disguise(grid: &[u8; 81], rng: &mut SplitMix) -> [u8; 81] {
+        let mut digits = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        rng.shuffle(&mut digits[1..]);
+        let rows = rng.line_order();
+        let cols = rng.line_order();
+        transform(grid, rng.below(2) == 1, &rows, &cols, &digits)
+    }
+
+    /// Relabel digits in order of first appearance: the best labelling for a
+    /// fixed position map.
+    fn first_appearance(grid: &[u8; 81]) -> [u8; 81] {
+        let mut label = [0u8; 10];
+        let mut next = 1;
+        grid.map(|d| {
+            if d != 0 && label[usize::from(d)] == 0 {
+                label[usize::from(d)] = next;
+                next += 1;
+            }
+            label[usize::from(d)]
+        })
+    }
+
+    fn text(grid: &[u8; 81]) -> String {
+        grid.iter().map(|&d| char::from(b'0' + d)).collect()
+    }
+
+    pub fn corpus(text: &str, limit: usize) -> Vec<[u8; 81]> {
+        text.lines()
+            .filter(|l| !l.starts_with('#') && l.len() >= 81)
+            .take(limit)
+            .map(|l| {
+                let mut g = [0u8; 81];
+                for (v, b) in g.iter_mut().zip(l.bytes()) {
+                    *v = if b.is_ascii_digit() { b - b'0' } else { 0 };
+                }
+                g
+            })
+            .collect()
+    }
+
+    fn canon(grid: &[u8; 81]) -> [u8; 81] {
+        minlex(grid)
+    }
+
+    fn digit_count_shape(grid: &[u8; 81]) -> Vec<usize> {
+        let mut counts = [0usize; 10];
+        for &d in grid {
+            counts[usize::from(d)] += 1;
+        }
+        let mut shape = counts[1..].to_vec();
+        shape.sort_unstable();
+        shape
+    }
+
+    /// Every transformation, relabelled on first appearance, minimised: the
+    /// definition itself. About 3.4 million maps, so release builds only.
+    fn brute_force(grid: &[u8; 81]) -> [u8; 81] {
+        let orders: Vec<[usize; 9]> = {
+            let perms3 = [
+                [0, 1, 2],
+                [0, 2, 1],
+                [1, 0, 2],
+                [1, 2, 0],
+                [2, 0, 1],
+                [2, 1, 0],
+            ];
+            let mut v = Vec::new();
+            for b in perms3 {
+                for p0 in perms3 {
+                    for p1 in perms3 {
+                        for p2 in perms3 {
+                            let inner = [p0, p1, p2];
+                            let mut o = [0; 9];
+                            for k in 0..9 {
+                                o[k] = b[k / 3] * 3 + inner[k / 3][k % 3];
+                            }
+                            v.push(o);
+                        }
+                    }
+                }
+            }
+            v
+        };
+        let identity = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+        let mut best = [u8::MAX; 81];
+        for t in [false, true] {
+            for rows in &orders {
+                for cols in &orders {
+                    let cand = first_appearance(&transform(grid, t, rows, cols, &identity));
+                    if cand < best {
+                        best = cand;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    const TOP1465: &str = include_str!("../../../tests/data/classic/top1465.txt");
+    const SEVENTEEN: &str = include_str!("../../../tests/data/classic/17clue_royle_first2000.txt");
+
+    #[test]
+    fn known_forms_come_out_as_published() {
+        let smallest_grid =
+            "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
+        let cases = [
+            ("0".repeat(81), "0".repeat(81)),
+            (
+                format!("5{}", "0".repeat(80)),
+                format!("{}1", "0".repeat(80)),
+            ),
+            (
+                format!("{}77{}", "0".repeat(40), "0".repeat(39)),
+                format!("{}11", "0".repeat(79)),
+            ),
+            (smallest_grid.to_string(), smallest_grid.to_string()),
+        ];
+        for (input, want) in cases {
+            assert_eq!(sudoku(&input).unwrap(), want, "{input}");
+        }
+    }
+
+    #[test]
+    fn the_least_grid_is_found_from_any_disguise_of_it() {
+        let g = corpus(
+            "123456789456789123789123456214365897365897214897214365531642978642978531978531642",
+            1,
+        )[0];
+        let mut rng = SplitMix(7);
+        for _ in 0..20 {
+            assert_eq!(canon(&random_disguise(&g, &mut rng)), g);
+        }
+    }
+
+    #[test]
+    fn disguises_of_corpus_puzzles_share_one_form_that_keeps_clues_and_is_a_fixed_point() {
+        let mut rng = SplitMix(1465);
+        let puzzles: Vec<_> = corpus(TOP1465, usize::MAX)
+            .into_iter()
+            .chain(corpus(SEVENTEEN, 200))
+            .collect();
+        assert_eq!(puzzles.len(), 1665);
+        let mut forms = std::collections::HashMap::new();
+        let mut twins = Vec::new();
+        for (k, p) in puzzles.iter().enumerate() {
+            let form = canon(p);
+            assert_eq!(canon(&random_disguise(p, &mut rng)), form, "{}", text(p));
+            // A sample is enough for the fixed point; the proptest covers more.
+            if k % 8 == 0 {
+                assert_eq!(canon(&form), form, "fixed point of {}", text(p));
+            }
+            assert_eq!(
+                digit_count_shape(&form),
+                digit_count_shape(p),
+                "{}",
+                text(p)
+            );
+            assert!(form <= first_appearance(p), "{}", text(p));
+            if let Some(earlier) = forms.insert(form, *p) {
+                twins.push((text(&earlier), text(p)));
+            }
+        }
+        // top1465 really does hold one puzzle twice: the second copy has its
+        // top band moved to the bottom. Every other puzzle has its own form.
+        assert_eq!(
+            twins,
+            [(
+                "000010780500009000000000040020000000000600003074080000000003002080040010600500000"
+                    .to_string(),
+                "020000000000600003074080000000003002080040010600500000000010780500009000000000040"
+                    .to_string()
+            )]
+        );
+    }
+
+    #[test]
+    fn the_form_is_unchanged_on_invalid_and_multi_solution_patterns() {
+        let cases = [
+            // Row duplicate, column duplicate, box duplicate.
+            format!("11{}", "0".repeat(79)),
+            format!("1{}1{}", "0".repeat(8), "0".repeat(71)),
+            format!("1{}2{}", "0".repeat(9), "0".repeat(70)),
+            "1".repeat(81),
+        ];
+        let mut rng = SplitMix(3);
+        for input in cases {
+            let g = corpus(&input, 1)[0];
+            let form = canon(&g);
+            assert_eq!(canon(&random_disguise(&g, &mut rng)), form, "{input}");
+            assert_eq!(canon(&form), form);
+        }
+        assert_eq!(sudoku(&"1".repeat(81)).unwrap(), "1".repeat(81));
+    }
+
+    #[test]
+    #[ignore = "3.4 million maps per puzzle: run with --release -- --ignored"]
+    fn the_search_matches_brute_force_over_every_position_map() {
+        let mut puzzles = corpus(SEVENTEEN, 3);
+        puzzles.extend(corpus(TOP1465, 3));
+        puzzles.extend(corpus(
+            "100000569492056108056109240009640801064010000218035604040500016905061402621000005",
+            1,
+        ));
+        for p in puzzles {
+            assert_eq!(text(&canon(&p)), text(&brute_force(&p)), "{}", text(&p));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn random_patterns_have_one_form_no_greater_than_any_disguise(
+            cells in proptest::collection::vec((0usize..81, 1u8..=9), 0..30),
+            seed in any::<u64>(),
+        ) {
+            let mut g = [0u8; 81];
+            for (c, d) in cells {
+                g[c] = d;
+            }
+            let form = canon(&g);
+            let mut rng = SplitMix(seed);
+            let disguise = random_disguise(&g, &mut rng);
+            prop_assert_eq!(canon(&disguise), form);
+            prop_assert!(form <= first_appearance(&disguise));
+            prop_assert_eq!(canon(&form), form);
+            prop_assert_eq!(digit_count_shape(&form), digit_count_shape(&g));
+        }
+    }
+}
