@@ -235,8 +235,13 @@ mod tests {
 
     #[test]
     fn a_contradiction_is_a_status_with_the_parsed_board_kept() {
-        // r1c9 sees 1-8 in its row and 9 in its column.
-        let s = format!("12345678.{}9{}", ".".repeat(17), ".".repeat(54));
+        // r1c9 sees 1-7 in its row and 8, 9 in its column.
+        let s = format!(
+            "1234567..{}8{}9{}",
+            ".".repeat(26),
+            ".".repeat(8),
+            ".".repeat(36)
+        );
         let a = analyse(&s).unwrap();
         assert_eq!(
             a.status,

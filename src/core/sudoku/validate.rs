@@ -98,3 +98,118 @@ fn check_candidates(board: &Board) -> Result<(), Error> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::sudoku::{parse_legacy, parse_packed};
+
+    /// A legacy string with the given (cell, digit) pairs.
+    fn legacy(given: &[(usize, u8)]) -> String {
+        let mut s = vec![b'.'; 81];
+        for &(c, d) in given {
+            s[c] = b'0' + d;
+        }
+        String::from_utf8(s).unwrap()
+    }
+
+    /// A packed string with the given (cell, two characters) pairs, `00` elsewhere.
+    fn packed(cells: &[(usize, &str)]) -> String {
+        let mut s = vec!["00"; 81];
+        for &(c, v) in cells {
+            s[c] = v;
+        }
+        s.concat()
+    }
+
+    fn check_legacy(s: &str) -> Result<(), Error> {
+        validate(&parse_legacy(s).unwrap(), Format::Legacy)
+    }
+
+    fn check_packed(s: &str) -> Result<(), Error> {
+        validate(&parse_packed(s).unwrap(), Format::Packed)
+    }
+
+    #[test]
+    fn a_digit_placed_twice_in_a_unit_names_the_digit_the_unit_and_both_cells() {
+        let cases = [
+            (
+                "row",
+                check_legacy(&legacy(&[(0, 5), (8, 5)])),
+                "sudoku legacy: digit 5 twice in row 1: r1c1 and r1c9",
+            ),
+            (
+                "column",
+                check_legacy(&legacy(&[(4, 7), (76, 7)])),
+                "sudoku legacy: digit 7 twice in column 5: r1c5 and r9c5",
+            ),
+            (
+                "box",
+                check_legacy(&legacy(&[(60, 2), (80, 2)])),
+                "sudoku legacy: digit 2 twice in box 9: r7c7 and r9c9",
+            ),
+            (
+                "a solved digit against a given",
+                check_packed(&packed(&[(0, "11"), (10, "10")])),
+                "sudoku packed: digit 5 twice in box 1: r1c1 and r2c2",
+            ),
+        ];
+        for (name, result, message) in cases {
+            let e = result.expect_err(name);
+            assert_eq!(
+                (e.code(), e.to_string().as_str()),
+                ("duplicate", message),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn listed_candidates_all_placed_in_peers_are_rejected() {
+        // r1c1 lists {1,2}; r1c2 holds a given 1, r2c1 a solved 2.
+        let e = check_packed(&packed(&[(0, "06"), (1, "03"), (9, "04")])).unwrap_err();
+        assert_eq!(e.code(), "candidates");
+        assert_eq!(
+            e.to_string(),
+            "sudoku packed: cell 0 (r1c1) lists candidates 12 but its peers have placed them all"
+        );
+    }
+
+    #[test]
+    fn stale_candidates_and_cells_without_information_are_accepted() {
+        let cases = [
+            (
+                "one listed candidate survives",
+                packed(&[(0, "0e"), (1, "03"), (9, "04")]),
+            ),
+            (
+                "no candidate information",
+                packed(&[(0, "00"), (1, "03"), (9, "04")]),
+            ),
+            (
+                "every digit around an empty cell is left to propagation",
+                packed(&[
+                    (1, "03"),
+                    (2, "05"),
+                    (3, "09"),
+                    (4, "0h"),
+                    (5, "11"),
+                    (6, "21"),
+                    (7, "41"),
+                    (8, "81"),
+                    (9, "g1"),
+                ]),
+            ),
+        ];
+        for (name, s) in cases {
+            assert_eq!(check_packed(&s), Ok(()), "{name}");
+        }
+    }
+
+    #[test]
+    fn units_are_named_one_based() {
+        assert_eq!(Unit::from_index(2).to_string(), "row 3");
+        assert_eq!(Unit::from_index(13).to_string(), "column 5");
+        assert_eq!(Unit::from_index(24).to_string(), "box 7");
+    }
+}
