@@ -5,7 +5,8 @@
 //! bits saying where each digit may still go. Within one band a digit's rows
 //! and boxes must match one to one, which a 512-entry table turns into
 //! locked-candidate and hidden-single eliminations in a few instructions;
-//! a placed digit clears its column in the other two bands; naked singles
+//! a box that confines a digit to one column (a placed digit included)
+//! clears that column in the other two bands; naked singles
 //! come from counting candidates across the nine digit words. The search
 //! branches on a cell with the fewest candidates it can cheaply find
 //! (two when there is one), copies the 228-byte state per branch and never
@@ -46,8 +47,8 @@ pub fn count_solutions_from(cands: &[Mask; CELLS], limit: usize) -> Solutions {
         count: 0,
         first: None,
     };
-    if limit > 0 {
-        search.run(State::new(cands));
+    if let (true, Some(state)) = (limit > 0, State::new(cands)) {
+        search.run(state);
     }
     Solutions {
         count: search.count,
@@ -123,6 +124,29 @@ const fn column(col: usize) -> u32 {
     (1 | 1 << 9 | 1 << 18) << col
 }
 
+/// For the columns a digit may use in one band: the cells of the other two
+/// bands it leaves open. A box whose digit is confined to one column claims
+/// that column for this band (pointing candidates, which also covers a
+/// placed digit).
+const OTHER_BANDS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut v = 0;
+    while v < 512 {
+        let mut keep = BAND;
+        let mut x = 0;
+        while x < 3 {
+            let cols = (v as u32 >> (3 * x)) & 7;
+            if cols == 1 || cols == 2 || cols == 4 {
+                keep &= !column(3 * x + cols.trailing_zeros() as usize);
+            }
+            x += 1;
+        }
+        t[v] = keep;
+        v += 1;
+    }
+    t
+};
+
 /// For a band bit: its row, box and column within the band, itself included.
 const BAND_PEERS: [u32; 27] = {
     let mut t = [0u32; 27];
@@ -136,6 +160,16 @@ const BAND_PEERS: [u32; 27] = {
     t
 };
 
+/// The row itself when it holds exactly one position, else 0.
+#[inline(always)]
+const fn row_single(row: u32) -> u32 {
+    if row & row.wrapping_sub(1) == 0 {
+        row
+    } else {
+        0
+    }
+}
+
 #[derive(Clone, Copy)]
 struct State {
     /// `f[d][b]`: where digit d+1 may go in band b (bit `9*row + col`).
@@ -147,22 +181,34 @@ struct State {
 }
 
 impl State {
-    fn new(cands: &[Mask; CELLS]) -> State {
-        let mut f = [[0u32; 3]; 9];
-        for (cell, m) in cands.iter().enumerate() {
-            let bits = m.bits();
-            for (d, fd) in f.iter_mut().enumerate() {
-                if bits & (1 << d) != 0 {
-                    fd[cell / 27] |= 1 << (cell % 27);
+    /// The state for `cands` with its one-digit cells placed; `None` when
+    /// two of them clash.
+    fn new(cands: &[Mask; CELLS]) -> Option<State> {
+        // `seen` can never equal a real band word, so every band is updated first.
+        let mut state = State {
+            f: [[BAND; 3]; 9],
+            seen: [[u32::MAX; 3]; 9],
+            unsolved: [BAND; 3],
+        };
+        // Most cells of a puzzle are open: only the others cost anything.
+        for (cell, m) in cands.iter().enumerate().filter(|(_, m)| **m != Mask::ALL) {
+            let out = !(1u32 << (cell % 27));
+            for (d, fd) in state.f.iter_mut().enumerate() {
+                if m.bits() & (1 << d) == 0 {
+                    fd[cell / 27] &= out;
                 }
             }
         }
-        // `seen` can never equal a real band word, so every band is updated first.
-        State {
-            f,
-            seen: [[u32::MAX; 3]; 9],
-            unsolved: [BAND; 3],
+        for (cell, m) in cands.iter().enumerate() {
+            if let Some(d) = m.single() {
+                let (d, b, i) = (usize::from(d.get() - 1), cell / 27, (cell % 27) as u32);
+                if state.f[d][b] & (1 << i) == 0 {
+                    return None;
+                }
+                state.place(d, b, i);
+            }
         }
+        Some(state)
     }
 
     /// Places digit `d` at bit `i` of band `b`.
@@ -179,10 +225,11 @@ impl State {
         self.f[d][(b + 2) % 3] &= col;
     }
 
-    /// Row/box matching of one digit in one band; false on a contradiction.
+    /// Row/box matching of one digit in band `B`; false on a contradiction.
+    /// The band is a const so the neighbour bands are fixed at compile time.
     #[inline(always)]
-    fn update_band(&mut self, d: usize, b: usize) -> bool {
-        let mut s = self.f[d][b];
+    fn update_band<const B: usize>(&mut self, d: usize) -> bool {
+        let mut s = self.f[d][B];
         let occupancy = u16::from(SEGMENTS[(s & 0x1ff) as usize])
             | u16::from(SEGMENTS[((s >> 9) & 0x1ff) as usize]) << 3
             | u16::from(SEGMENTS[(s >> 18) as usize]) << 6;
@@ -191,19 +238,21 @@ impl State {
             return false;
         }
         s &= EXPAND[allowed & 7] | EXPAND[(allowed >> 3) & 7] << 9 | EXPAND[allowed >> 6] << 18;
-        self.f[d][b] = s;
-        // A row left with one position is a hidden single (rows, and boxes
-        // through the matching, are covered here).
-        for r in 0..3 {
-            let row = (s >> (9 * r)) & 0x1ff;
-            if row & (row - 1) == 0 {
-                let i = row.trailing_zeros() + 9 * r;
-                if self.unsolved[b] & (1 << i) != 0 {
-                    self.place(d, b, i);
-                }
-            }
+        let keep = OTHER_BANDS[((s | s >> 9 | s >> 18) & 0x1ff) as usize];
+        self.f[d][(B + 1) % 3] &= keep;
+        self.f[d][(B + 2) % 3] &= keep;
+        // A row left with one position is a hidden single (boxes reduce to
+        // rows through the matching). Its row, box and column are already
+        // clear for this digit; the other digits leave the cell.
+        let solved =
+            (row_single(s & 0x1ff) | row_single((s >> 9) & 0x1ff) << 9 | row_single(s >> 18) << 18)
+                & self.unsolved[B];
+        self.unsolved[B] &= !solved;
+        for fd in &mut self.f {
+            fd[B] &= !solved;
         }
-        self.seen[d][b] = self.f[d][b];
+        self.f[d][B] = s;
+        self.seen[d][B] = s;
         true
     }
 
@@ -241,12 +290,22 @@ impl State {
             while changed {
                 changed = false;
                 for d in 0..9 {
-                    for b in 0..3 {
-                        if self.f[d][b] != self.seen[d][b] {
-                            changed = true;
-                            if !self.update_band(d, b) {
-                                return false;
-                            }
+                    if self.f[d][0] != self.seen[d][0] {
+                        changed = true;
+                        if !self.update_band::<0>(d) {
+                            return false;
+                        }
+                    }
+                    if self.f[d][1] != self.seen[d][1] {
+                        changed = true;
+                        if !self.update_band::<1>(d) {
+                            return false;
+                        }
+                    }
+                    if self.f[d][2] != self.seen[d][2] {
+                        changed = true;
+                        if !self.update_band::<2>(d) {
+                            return false;
                         }
                     }
                 }
