@@ -205,15 +205,23 @@ impl State {
                 if state.f[d][b] & (1 << i) == 0 {
                     return None;
                 }
-                state.place(d, b, i);
+                state.place_given(d, b, i);
             }
         }
         Some(state)
     }
 
-    /// Places digit `d` at bit `i` of band `b`.
+    /// Places digit `d` at bit `i` of band `b` the cheap way: only the
+    /// digit's row and box in this band are cleared. The cell is then its
+    /// row's single position, so the next band update marks it solved,
+    /// clears its other digits and claims its column in the other bands.
     #[inline(always)]
     fn place(&mut self, d: usize, b: usize, i: u32) {
+        self.f[d][b] &= !BAND_PEERS[i as usize] | 1 << i;
+    }
+
+    /// Places a given: everything at once, as no band update has run yet.
+    fn place_given(&mut self, d: usize, b: usize, i: u32) {
         let bit = 1u32 << i;
         self.unsolved[b] &= !bit;
         for fd in &mut self.f {
@@ -310,6 +318,9 @@ impl State {
                     }
                 }
             }
+            if self.unsolved == [0; 3] {
+                return true;
+            }
             match self.naked_singles() {
                 None => return false,
                 Some(false) => return true,
@@ -382,14 +393,22 @@ impl Search {
             return;
         }
         let (b, i) = state.pick_cell();
-        for d in 0..9 {
-            if state.f[d][b] & (1 << i) != 0 {
-                let mut next = state;
-                next.place(d, b, i);
-                self.run(next);
-                if self.count >= self.limit {
-                    return;
-                }
+        let mut digits = (0..9)
+            .filter(|&d| state.f[d][b] & (1 << i) != 0)
+            .fold(0u32, |m, d| m | 1 << d);
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            if digits == 0 {
+                // The last branch may have the state itself: no copy.
+                state.place(d, b, i);
+                return self.run(state);
+            }
+            let mut next = state;
+            next.place(d, b, i);
+            self.run(next);
+            if self.count >= self.limit {
+                return;
             }
         }
     }
