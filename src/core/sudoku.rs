@@ -1,20 +1,295 @@
-//! Placeholder: the sudoku type's formats, validation, propagation and solving.
+//! Classic Sudoku: its two string formats, the checks a parsed board must
+//! pass, propagation, the solution counter, and the [`Analysis`] the archive
+//! stores. One submodule per stage (`format`, `validate`, `propagate`,
+//! `solve`) around the shared [`Board`].
+//!
+//! Pure: strings in, values out. Nothing here reads files, prints or spawns.
 
-use crate::core::puzzle::Analysis;
+mod board;
+#[cfg(test)]
+mod corpus;
+mod format;
+mod propagate;
+mod solve;
+mod validate;
 
-/// Why a sudoku string was rejected.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Error {
-    #[error("sudoku: not supported yet")]
-    Unsupported,
+use std::fmt;
+
+pub use board::Board;
+pub use format::{LEGACY_LEN, PACKED_LEN, parse_legacy, parse_packed, write_legacy, write_packed};
+pub use propagate::{Contradiction, propagate};
+pub use solve::{Solutions, count_solutions, count_solutions_from};
+pub use validate::{Unit, validate};
+
+use crate::core::grid::{CELLS, Cell};
+use crate::core::mask::{Digit, Mask};
+use crate::core::puzzle::{Analysis, PuzzleType, Status};
+
+/// Which classic string was being read; the prefix of every error message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// 81 characters, one per cell.
+    Legacy,
+    /// 162 characters, two base-32 characters per cell.
+    Packed,
+    /// Not yet known: the length matched neither.
+    Any,
 }
 
-impl Error {
-    pub fn code(&self) -> &'static str {
-        "unsupported"
+impl Format {
+    /// What a cell's characters may be, for error messages.
+    const fn expected(self) -> &'static str {
+        match self {
+            Format::Legacy => "a digit 1-9, 0 or '.'",
+            Format::Packed | Format::Any => "a base-32 character 0-9 or a-v",
+        }
     }
 }
 
-pub fn analyse(_s: &str) -> Result<Analysis, Error> {
-    Err(Error::Unsupported)
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Format::Legacy => "sudoku legacy",
+            Format::Packed => "sudoku packed",
+            Format::Any => "sudoku",
+        })
+    }
+}
+
+/// Why a classic Sudoku string was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    #[error("{format}: expected {expected} characters, found {found}")]
+    Length {
+        format: Format,
+        expected: &'static str,
+        found: usize,
+    },
+
+    #[error("{format}: cell {} ({cell}) has {found:?} at position {pos}, expected {}", .cell.index(), .format.expected())]
+    Character {
+        format: Format,
+        pos: usize,
+        cell: Cell,
+        found: char,
+    },
+
+    /// The clue bit is set on an empty mask (`01`) or on a set (e.g. `vv`).
+    #[error("sudoku packed: cell {} ({cell}) value {value:?} flags a clue on {}", .cell.index(), clue_target(*.mask))]
+    ClueFlag {
+        cell: Cell,
+        value: String,
+        mask: Mask,
+    },
+
+    #[error("{format}: digit {digit} twice in {unit}: {first} and {second}")]
+    Duplicate {
+        format: Format,
+        digit: Digit,
+        unit: Unit,
+        first: Cell,
+        second: Cell,
+    },
+
+    /// See [`validate`] for the rule.
+    #[error("sudoku packed: cell {} ({cell}) lists candidates {candidates} but its peers have placed them all", .cell.index())]
+    Candidates { cell: Cell, candidates: Mask },
+}
+
+fn clue_target(mask: Mask) -> String {
+    if mask.is_empty() {
+        "an empty cell".to_owned()
+    } else {
+        format!("the set {mask}, not one digit")
+    }
+}
+
+impl Error {
+    /// A short stable code for the archive's `rejects.reason` column.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Length { .. } => "length",
+            Error::Character { .. } => "character",
+            Error::ClueFlag { .. } => "clue-flag",
+            Error::Duplicate { .. } => "duplicate",
+            Error::Candidates { .. } => "candidates",
+        }
+    }
+}
+
+/// Parses either form by its length.
+pub fn parse(s: &str) -> Result<(Board, Format), Error> {
+    match s.len() {
+        LEGACY_LEN => Ok((parse_legacy(s)?, Format::Legacy)),
+        PACKED_LEN => Ok((parse_packed(s)?, Format::Packed)),
+        found => Err(Error::Length {
+            format: Format::Any,
+            expected: "81 or 162",
+            found,
+        }),
+    }
+}
+
+/// Parses, validates, propagates and solves a bare (URL-free) 81 or 162
+/// character string.
+///
+/// The stored `encoding` is the packed string of the propagated board with
+/// the givens flagged, and `candidates` are the propagated sets; the search
+/// starts from them, so a packed string's own eliminations count. When
+/// propagation hits a contradiction there is no propagated board worth
+/// keeping: `encoding` and `candidates` are then the parsed board's.
+pub fn analyse(s: &str) -> Result<Analysis, Error> {
+    let (board, format) = parse(s)?;
+    validate(&board, format)?;
+    let mut cands = board.all_candidates();
+    let (status, shown) = match propagate(&mut cands) {
+        Err(c) => {
+            cands = board.all_candidates();
+            (Status::Contradiction(c.to_string()), board.clone())
+        }
+        Ok(()) => (solve_status(&cands), board.with_candidates(&cands)),
+    };
+    Ok(Analysis {
+        kind: PuzzleType::Sudoku,
+        clues: board.clue_count(),
+        givens: digits_string(&board.givens()),
+        encoding: write_packed(&shown),
+        status,
+        candidates: cands,
+        given: *board.given_flags(),
+        shading: [0; CELLS],
+    })
+}
+
+fn solve_status(cands: &[Mask; CELLS]) -> Status {
+    let found = count_solutions_from(cands, 2);
+    match (found.count, found.first) {
+        (0, _) => Status::Unsolvable,
+        (1, Some(grid)) => Status::Unique(digits_string(&grid)),
+        _ => Status::Multiple,
+    }
+}
+
+/// Digit values (0 = empty) as the 81-character legacy string.
+fn digits_string(digits: &[u8; CELLS]) -> String {
+    digits
+        .iter()
+        .map(|&d| char::from(b'0' + d.min(9)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::sudoku::corpus::{XWING_81, XWING_162, puzzles};
+
+    #[test]
+    fn analysis_of_a_legacy_puzzle_counts_givens_and_solves_it() {
+        let puzzle =
+            "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+        let solution =
+            "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+        let a = analyse(puzzle).unwrap();
+        assert_eq!(a.kind, PuzzleType::Sudoku);
+        assert_eq!(a.clues, 32);
+        assert_eq!(a.givens, puzzle.replace('.', "0"));
+        assert_eq!(a.status, Status::Unique(solution.to_owned()));
+        assert_eq!(a.shading, [0; CELLS]);
+        assert_eq!(a.given.iter().filter(|&&g| g).count(), 32);
+        // Singles solve this one, so the propagated encoding is the solution
+        // with the givens flagged.
+        let solved = parse_packed(&a.encoding).unwrap();
+        assert_eq!(write_legacy(&solved), solution);
+        assert_eq!(solved.givens(), parse_legacy(puzzle).unwrap().givens());
+    }
+
+    #[test]
+    fn analysis_of_the_packed_xwing_example_keeps_only_flagged_givens() {
+        let a = analyse(XWING_162).unwrap();
+        let b = analyse(XWING_81).unwrap();
+        assert!(a.clues < b.clues, "{} vs {}", a.clues, b.clues);
+        assert_eq!(a.status.count(), 1);
+        assert_eq!(a.status, b.status);
+        for c in Cell::all() {
+            let i = c.index();
+            assert!(!a.candidates[i].is_empty());
+            if a.given[i] {
+                assert_eq!(a.givens.as_bytes()[i], XWING_81.as_bytes()[i]);
+            } else {
+                assert_eq!(a.givens.as_bytes()[i], b'0');
+            }
+        }
+        // Propagating an already propagated state changes nothing.
+        assert_eq!(analyse(&a.encoding).unwrap().encoding, a.encoding);
+    }
+
+    #[test]
+    fn lengths_other_than_81_or_162_are_rejected_by_analyse() {
+        let e = analyse("123").unwrap_err();
+        assert_eq!(e.code(), "length");
+        assert_eq!(
+            e.to_string(),
+            "sudoku: expected 81 or 162 characters, found 3"
+        );
+    }
+
+    #[test]
+    fn a_contradiction_is_a_status_with_the_parsed_board_kept() {
+        // r1c9 sees 1-7 in its row and 8, 9 in its column.
+        let s = format!(
+            "1234567..{}8{}9{}",
+            ".".repeat(26),
+            ".".repeat(8),
+            ".".repeat(36)
+        );
+        let a = analyse(&s).unwrap();
+        assert_eq!(
+            a.status,
+            Status::Contradiction("cell 8 (r1c9) has no candidate left".to_owned())
+        );
+        assert_eq!(a.status.count(), 0);
+        assert_eq!(
+            write_legacy(&parse_packed(&a.encoding).unwrap()),
+            s.replace('.', "0")
+        );
+    }
+
+    #[test]
+    fn invalid_puzzles_are_rejected_or_have_no_solution_as_annotated() {
+        for (p, note) in puzzles(include_str!(
+            "../../tests/data/classic/emerentius_invalid_annotated.txt"
+        )) {
+            match analyse(p) {
+                Err(e) => {
+                    assert!(
+                        note.ends_with("duplicate"),
+                        "{p}: rejected ({e}) but annotated {note:?}"
+                    );
+                    assert_eq!(e.code(), "duplicate");
+                    assert!(
+                        e.to_string().contains(note.trim_end_matches(" duplicate")),
+                        "{e} vs {note}"
+                    );
+                }
+                Ok(a) => {
+                    assert!(
+                        note.starts_with("unsolvable"),
+                        "{p}: accepted but annotated {note:?}"
+                    );
+                    assert_eq!(a.status.count(), 0, "{p}: {:?}", a.status);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn multiple_solution_puzzles_analyse_as_multiple() {
+        for (p, _) in puzzles(include_str!(
+            "../../tests/data/classic/serg_benchmark_multisolution.txt"
+        ))
+        .take(20)
+        {
+            assert_eq!(analyse(p).unwrap().status, Status::Multiple, "{p}");
+        }
+    }
 }

@@ -1,0 +1,552 @@
+//! The solution counter: the hot path of the whole archive, so it is built
+//! for speed rather than for reading like FORMATS.md (that is `propagate`).
+//!
+//! The board is held per digit and per band (three rows): 27 words of 27
+//! bits saying where each digit may still go. Within one band a digit's rows
+//! and boxes must match one to one, which a 512-entry table turns into
+//! locked-candidate and hidden-single eliminations in a few instructions;
+//! a box that confines a digit to one column (a placed digit included)
+//! clears that column in the other two bands; naked singles
+//! come from counting candidates across the nine digit words. The search
+//! branches on a cell with the fewest candidates it can cheaply find
+//! (two when there is one), copies the 228-byte state per branch and never
+//! allocates. It stops as soon as `limit` solutions are found.
+//!
+//! No parsing and no I/O: digits or masks in, a count and a grid out.
+
+use crate::core::grid::CELLS;
+use crate::core::mask::Mask;
+
+/// What the search found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solutions {
+    /// Solutions found, at most the `limit` asked for.
+    pub count: usize,
+    /// The first solution found (digit values 1..=9); when `count` is 1 and
+    /// `limit` is at least 2 it is the unique solution.
+    pub first: Option<[u8; CELLS]>,
+}
+
+/// Counts solutions up to `limit` from givens: 1..=9 a given digit, any
+/// other value an empty cell.
+pub fn count_solutions(givens: &[u8; CELLS], limit: usize) -> Solutions {
+    let mut cands = [Mask::ALL; CELLS];
+    for (m, &g) in cands.iter_mut().zip(givens) {
+        if (1..=9).contains(&g) {
+            *m = Mask::from_bits_truncate(1 << (g - 1));
+        }
+    }
+    count_solutions_from(&cands, limit)
+}
+
+/// Counts solutions up to `limit` from candidate sets (one bit = placed).
+/// An empty mask is a cell with no candidate: there is no solution.
+pub fn count_solutions_from(cands: &[Mask; CELLS], limit: usize) -> Solutions {
+    let mut search = Search {
+        limit,
+        count: 0,
+        first: None,
+    };
+    if let (true, Some(state)) = (limit > 0, State::new(cands)) {
+        search.run(state);
+    }
+    Solutions {
+        count: search.count,
+        first: search.first,
+    }
+}
+
+const BAND: u32 = (1 << 27) - 1;
+
+/// For a row's 9 bits: which of its three box segments are non-empty.
+const SEGMENTS: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut r = 0;
+    while r < 512 {
+        let mut x = 0;
+        while x < 3 {
+            if r & (7 << (3 * x)) != 0 {
+                t[r] |= 1 << x;
+            }
+            x += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// For a band's row-by-box occupancy (bit `3*row + box`): the union of the
+/// six row-to-box permutations it still allows. 0 means none: contradiction.
+const PERMUTATIONS: [u16; 512] = {
+    const P: [[usize; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 1],
+        [1, 0, 2],
+        [1, 2, 0],
+        [2, 0, 1],
+        [2, 1, 0],
+    ];
+    let mut t = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut k = 0;
+        while k < 6 {
+            let pm = (1 << P[k][0]) | (1 << (3 + P[k][1])) | (1 << (6 + P[k][2]));
+            if m & pm == pm {
+                t[m] |= pm as u16;
+            }
+            k += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// Three box bits to the 9-bit row mask of those boxes' columns.
+const EXPAND: [u32; 8] = {
+    let mut t = [0u32; 8];
+    let mut b = 0;
+    while b < 8 {
+        let mut x = 0;
+        while x < 3 {
+            if b & (1 << x) != 0 {
+                t[b] |= 7 << (3 * x);
+            }
+            x += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// A column's three cells within a band.
+const fn column(col: usize) -> u32 {
+    (1 | 1 << 9 | 1 << 18) << col
+}
+
+/// For the columns a digit may use in one band: the cells of the other two
+/// bands it leaves open. A box whose digit is confined to one column claims
+/// that column for this band (pointing candidates, which also covers a
+/// placed digit).
+const OTHER_BANDS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut v = 0;
+    while v < 512 {
+        let mut keep = BAND;
+        let mut x = 0;
+        while x < 3 {
+            let cols = (v as u32 >> (3 * x)) & 7;
+            if cols == 1 || cols == 2 || cols == 4 {
+                keep &= !column(3 * x + cols.trailing_zeros() as usize);
+            }
+            x += 1;
+        }
+        t[v] = keep;
+        v += 1;
+    }
+    t
+};
+
+/// For a band bit: its row, box and column within the band, itself included.
+const BAND_PEERS: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut i = 0;
+    while i < 27 {
+        let (r, c) = (i / 9, i % 9);
+        let bx = (7 << (c / 3 * 3)) * (1 | 1 << 9 | 1 << 18);
+        t[i] = (0x1ff << (9 * r)) | bx | column(c);
+        i += 1;
+    }
+    t
+};
+
+/// The row itself when it holds exactly one position, else 0.
+#[inline(always)]
+const fn row_single(row: u32) -> u32 {
+    if row & row.wrapping_sub(1) == 0 {
+        row
+    } else {
+        0
+    }
+}
+
+#[derive(Clone, Copy)]
+struct State {
+    /// `f[d][b]`: where digit d+1 may go in band b (bit `9*row + col`).
+    f: [[u32; 3]; 9],
+    /// `f` as of its last band update; a difference means "update again".
+    seen: [[u32; 3]; 9],
+    /// Cells not yet placed, per band.
+    unsolved: [u32; 3],
+}
+
+impl State {
+    /// The state for `cands` with its one-digit cells placed; `None` when
+    /// two of them clash.
+    fn new(cands: &[Mask; CELLS]) -> Option<State> {
+        // `seen` can never equal a real band word, so every band is updated first.
+        let mut state = State {
+            f: [[BAND; 3]; 9],
+            seen: [[u32::MAX; 3]; 9],
+            unsolved: [BAND; 3],
+        };
+        // Most cells of a puzzle are open: only the others cost anything.
+        for (cell, m) in cands.iter().enumerate().filter(|(_, m)| **m != Mask::ALL) {
+            let out = !(1u32 << (cell % 27));
+            for (d, fd) in state.f.iter_mut().enumerate() {
+                if m.bits() & (1 << d) == 0 {
+                    fd[cell / 27] &= out;
+                }
+            }
+        }
+        for (cell, m) in cands.iter().enumerate() {
+            if let Some(d) = m.single() {
+                let (d, b, i) = (usize::from(d.get() - 1), cell / 27, (cell % 27) as u32);
+                if state.f[d][b] & (1 << i) == 0 {
+                    return None;
+                }
+                state.place_given(d, b, i);
+            }
+        }
+        Some(state)
+    }
+
+    /// Places digit `d` at bit `i` of band `b` the cheap way: only the
+    /// digit's row and box in this band are cleared. The cell is then its
+    /// row's single position, so the next band update marks it solved,
+    /// clears its other digits and claims its column in the other bands.
+    #[inline(always)]
+    fn place(&mut self, d: usize, b: usize, i: u32) {
+        self.f[d][b] &= !BAND_PEERS[i as usize] | 1 << i;
+    }
+
+    /// Places a given: everything at once, as no band update has run yet.
+    fn place_given(&mut self, d: usize, b: usize, i: u32) {
+        let bit = 1u32 << i;
+        self.unsolved[b] &= !bit;
+        for fd in &mut self.f {
+            fd[b] &= !bit;
+        }
+        self.f[d][b] = (self.f[d][b] & !BAND_PEERS[i as usize]) | bit;
+        let col = !column(i as usize % 9);
+        self.f[d][(b + 1) % 3] &= col;
+        self.f[d][(b + 2) % 3] &= col;
+    }
+
+    /// Row/box matching of one digit in band `B`; false on a contradiction.
+    /// The band is a const so the neighbour bands are fixed at compile time.
+    #[inline(always)]
+    fn update_band<const B: usize>(&mut self, d: usize) -> bool {
+        let mut s = self.f[d][B];
+        let occupancy = u16::from(SEGMENTS[(s & 0x1ff) as usize])
+            | u16::from(SEGMENTS[((s >> 9) & 0x1ff) as usize]) << 3
+            | u16::from(SEGMENTS[(s >> 18) as usize]) << 6;
+        let allowed = PERMUTATIONS[occupancy as usize] as usize;
+        if allowed == 0 {
+            return false;
+        }
+        s &= EXPAND[allowed & 7] | EXPAND[(allowed >> 3) & 7] << 9 | EXPAND[allowed >> 6] << 18;
+        let keep = OTHER_BANDS[((s | s >> 9 | s >> 18) & 0x1ff) as usize];
+        self.f[d][(B + 1) % 3] &= keep;
+        self.f[d][(B + 2) % 3] &= keep;
+        // A row left with one position is a hidden single (boxes reduce to
+        // rows through the matching). Its row, box and column are already
+        // clear for this digit; the other digits leave the cell.
+        let solved =
+            (row_single(s & 0x1ff) | row_single((s >> 9) & 0x1ff) << 9 | row_single(s >> 18) << 18)
+                & self.unsolved[B];
+        self.unsolved[B] &= !solved;
+        for fd in &mut self.f {
+            fd[B] &= !solved;
+        }
+        self.f[d][B] = s;
+        self.seen[d][B] = s;
+        true
+    }
+
+    /// Places every cell with a single candidate. `None` on a contradiction,
+    /// otherwise whether anything was placed.
+    #[inline(always)]
+    fn naked_singles(&mut self) -> Option<bool> {
+        let mut placed = false;
+        for b in 0..3 {
+            let (mut r1, mut r2) = (0u32, 0u32);
+            for fd in &self.f {
+                r2 |= r1 & fd[b];
+                r1 |= fd[b];
+            }
+            let unsolved = self.unsolved[b];
+            if unsolved & !r1 != 0 {
+                return None;
+            }
+            let mut singles = unsolved & !r2;
+            while singles != 0 {
+                let i = singles.trailing_zeros();
+                singles &= singles - 1;
+                let d = self.f.iter().position(|fd| fd[b] & (1 << i) != 0)?;
+                self.place(d, b, i);
+                placed = true;
+            }
+        }
+        Some(placed)
+    }
+
+    /// Runs band updates and naked singles to a fixpoint; false on a contradiction.
+    fn propagate(&mut self) -> bool {
+        loop {
+            let mut changed = true;
+            while changed {
+                changed = false;
+                for d in 0..9 {
+                    if self.f[d][0] != self.seen[d][0] {
+                        changed = true;
+                        if !self.update_band::<0>(d) {
+                            return false;
+                        }
+                    }
+                    if self.f[d][1] != self.seen[d][1] {
+                        changed = true;
+                        if !self.update_band::<1>(d) {
+                            return false;
+                        }
+                    }
+                    if self.f[d][2] != self.seen[d][2] {
+                        changed = true;
+                        if !self.update_band::<2>(d) {
+                            return false;
+                        }
+                    }
+                }
+            }
+            if self.unsolved == [0; 3] {
+                return true;
+            }
+            match self.naked_singles() {
+                None => return false,
+                Some(false) => return true,
+                Some(true) => {}
+            }
+        }
+    }
+
+    /// An unsolved cell to branch on: one with two candidates if any, else
+    /// three, else the first. Returns (band, bit).
+    fn pick_cell(&self) -> (usize, u32) {
+        let mut first = None;
+        let mut three = None;
+        for b in 0..3 {
+            let (mut r1, mut r2, mut r3, mut r4) = (0u32, 0u32, 0u32, 0u32);
+            for fd in &self.f {
+                let x = fd[b];
+                r4 |= r3 & x;
+                r3 |= r2 & x;
+                r2 |= r1 & x;
+                r1 |= x;
+            }
+            let u = self.unsolved[b];
+            let two = u & !r3;
+            if two != 0 {
+                return (b, two.trailing_zeros());
+            }
+            if three.is_none() && u & !r4 != 0 {
+                three = Some((b, (u & !r4).trailing_zeros()));
+            }
+            if first.is_none() && u != 0 {
+                first = Some((b, u.trailing_zeros()));
+            }
+        }
+        three.or(first).unwrap_or((0, 0))
+    }
+
+    fn solution(&self) -> [u8; CELLS] {
+        let mut out = [0u8; CELLS];
+        for (d, fd) in self.f.iter().enumerate() {
+            for (b, &w) in fd.iter().enumerate() {
+                let mut w = w;
+                while w != 0 {
+                    let i = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    out[27 * b + i] = d as u8 + 1;
+                }
+            }
+        }
+        out
+    }
+}
+
+struct Search {
+    limit: usize,
+    count: usize,
+    first: Option<[u8; CELLS]>,
+}
+
+impl Search {
+    fn run(&mut self, mut state: State) {
+        if !state.propagate() {
+            return;
+        }
+        if state.unsolved == [0; 3] {
+            if self.first.is_none() {
+                self.first = Some(state.solution());
+            }
+            self.count += 1;
+            return;
+        }
+        let (b, i) = state.pick_cell();
+        let mut digits = (0..9)
+            .filter(|&d| state.f[d][b] & (1 << i) != 0)
+            .fold(0u32, |m, d| m | 1 << d);
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            if digits == 0 {
+                // The last branch may have the state itself: no copy.
+                state.place(d, b, i);
+                return self.run(state);
+            }
+            let mut next = state;
+            next.place(d, b, i);
+            self.run(next);
+            if self.count >= self.limit {
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::grid::{PEERS, UNITS};
+    use crate::core::sudoku::corpus::puzzles;
+
+    fn digits(p: &str) -> [u8; CELLS] {
+        let mut g = [0u8; CELLS];
+        for (d, c) in g.iter_mut().zip(p.bytes()) {
+            *d = if c.is_ascii_digit() { c - b'0' } else { 0 };
+        }
+        g
+    }
+
+    fn is_valid_solution_of(grid: &[u8; CELLS], givens: &[u8; CELLS]) -> bool {
+        let units_ok = UNITS
+            .iter()
+            .all(|u| u.iter().fold(0u16, |m, &c| m | 1 << grid[usize::from(c)]) == 0x3fe);
+        let givens_ok = givens.iter().zip(grid).all(|(&g, &s)| g == 0 || g == s);
+        units_ok && givens_ok
+    }
+
+    #[test]
+    fn every_top1465_puzzle_has_one_solution_that_fits_its_givens() {
+        let mut n = 0;
+        for (p, _) in puzzles(include_str!("../../../tests/data/classic/top1465.txt")) {
+            let g = digits(p);
+            let found = count_solutions(&g, 2);
+            assert_eq!(found.count, 1, "{p}");
+            assert!(is_valid_solution_of(&found.first.unwrap(), &g), "{p}");
+            n += 1;
+        }
+        assert_eq!(n, 1465);
+    }
+
+    #[test]
+    fn emerentius_puzzles_solve_to_their_solution_lines() {
+        let pairs = [
+            (
+                include_str!("../../../tests/data/classic/emerentius_easy.txt"),
+                include_str!("../../../tests/data/classic/emerentius_easy_solutions.txt"),
+            ),
+            (
+                include_str!("../../../tests/data/classic/emerentius_medium.txt"),
+                include_str!("../../../tests/data/classic/emerentius_medium_solutions.txt"),
+            ),
+            (
+                include_str!("../../../tests/data/classic/emerentius_hard.txt"),
+                include_str!("../../../tests/data/classic/emerentius_hard_solutions.txt"),
+            ),
+        ];
+        for (ps, ss) in pairs {
+            let mut n = 0;
+            for ((p, _), (s, _)) in puzzles(ps).zip(puzzles(ss)) {
+                let found = count_solutions(&digits(p), 2);
+                assert_eq!(found.count, 1, "{p}");
+                assert_eq!(found.first, Some(digits(s)), "{p}");
+                n += 1;
+            }
+            assert!(n >= 11);
+        }
+    }
+
+    #[test]
+    fn serg_benchmark_puzzles_have_two_or_more_solutions() {
+        let text = include_str!("../../../tests/data/classic/serg_benchmark_multisolution.txt");
+        for (p, _) in puzzles(text).take(200) {
+            let g = digits(p);
+            let found = count_solutions(&g, 2);
+            assert_eq!(found.count, 2, "{p}");
+            assert!(is_valid_solution_of(&found.first.unwrap(), &g), "{p}");
+        }
+    }
+
+    #[test]
+    fn the_empty_grid_counts_up_to_the_limit() {
+        for limit in [0, 1, 2, 5] {
+            let found = count_solutions(&[0; CELLS], limit);
+            assert_eq!(found.count, limit);
+            assert_eq!(found.first.is_some(), limit > 0);
+        }
+    }
+
+    #[test]
+    fn small_contradictions_have_no_solution() {
+        let cases: [(&str, [(usize, u8); 2]); 3] = [
+            ("two 5s in a row", [(0, 5), (8, 5)]),
+            ("two 5s in a column", [(0, 5), (72, 5)]),
+            ("two 5s in a box", [(0, 5), (20, 5)]),
+        ];
+        for (name, given) in cases {
+            let mut g = [0u8; CELLS];
+            for (c, d) in given {
+                g[c] = d;
+            }
+            assert_eq!(count_solutions(&g, 2).count, 0, "{name}");
+        }
+        // An empty mask is a cell with no candidate.
+        let mut cands = [Mask::ALL; CELLS];
+        cands[40] = Mask::EMPTY;
+        assert_eq!(count_solutions_from(&cands, 2).count, 0);
+        let _ = PEERS;
+    }
+
+    #[test]
+    fn candidate_eliminations_narrow_the_search() {
+        // The empty grid with r1c1's candidates cut to {1}: still many solutions,
+        // all with 1 in r1c1.
+        let mut cands = [Mask::ALL; CELLS];
+        cands[0] = Mask::from_bits_truncate(1);
+        let found = count_solutions_from(&cands, 2);
+        assert_eq!(found.count, 2);
+        assert_eq!(found.first.map(|g| g[0]), Some(1));
+    }
+
+    /// `cargo test --release -- --ignored --nocapture top1465_timing`
+    #[test]
+    #[ignore]
+    fn top1465_timing() {
+        let gs: Vec<[u8; CELLS]> = puzzles(include_str!("../../../tests/data/classic/top1465.txt"))
+            .map(|(p, _)| digits(p))
+            .collect();
+        for round in 0..3 {
+            let t = std::time::Instant::now();
+            let total: usize = gs.iter().map(|g| count_solutions(g, 2).count).sum();
+            let el = t.elapsed();
+            assert_eq!(total, gs.len());
+            eprintln!(
+                "round {round}: {} puzzles in {:?} ({:.1} us/puzzle)",
+                gs.len(),
+                el,
+                el.as_secs_f64() * 1e6 / gs.len() as f64
+            );
+        }
+    }
+}
