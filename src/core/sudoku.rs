@@ -182,6 +182,7 @@ fn digits_string(digits: &[u8; CELLS]) -> String {
 mod tests {
     use super::*;
     use crate::core::sudoku::corpus::{XWING_81, XWING_162, puzzles};
+    use proptest::prelude::*;
 
     #[test]
     fn analysis_of_a_legacy_puzzle_counts_givens_and_solves_it() {
@@ -290,6 +291,36 @@ mod tests {
         .take(20)
         {
             assert_eq!(analyse(p).unwrap().status, Status::Multiple, "{p}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn analysing_any_legal_packed_string_never_panics_and_keeps_placed_digits(
+            cells in prop::collection::vec(
+                prop_oneof![
+                    6 => Just(0u16),
+                    1 => (0..9u16).prop_map(|d| (1 << d) << 1 | 1),
+                    1 => (1..512u16).prop_map(|m| m << 1),
+                ],
+                CELLS,
+            )
+        ) {
+            let mut s = String::new();
+            for n in cells {
+                crate::core::base32::encode_into(n, 2, &mut s);
+            }
+            if let Ok(a) = analyse(&s) {
+                let board = parse_packed(&s).unwrap();
+                if let Status::Unique(sol) = &a.status {
+                    for c in Cell::all() {
+                        if let Some(d) = board.placed(c) {
+                            prop_assert_eq!(sol.as_bytes()[c.index()], d.to_ascii());
+                        }
+                    }
+                }
+            }
         }
     }
 }

@@ -1,16 +1,17 @@
 //! The solution counter: the hot path of the whole archive, so it is built
 //! for speed rather than for reading like FORMATS.md (that is `propagate`).
 //!
-//! The board is held per digit and per band (three rows): 27 words of 27
-//! bits saying where each digit may still go. Within one band a digit's rows
-//! and boxes must match one to one, which a 512-entry table turns into
-//! locked-candidate and hidden-single eliminations in a few instructions;
-//! a box that confines a digit to one column (a placed digit included)
-//! clears that column in the other two bands; naked singles
-//! come from counting candidates across the nine digit words. The search
-//! branches on a cell with the fewest candidates it can cheaply find
-//! (two when there is one), copies the 228-byte state per branch and never
-//! allocates. It stops as soon as `limit` solutions are found.
+//! The board is held per digit and per band (three rows), the layout of
+//! JCZSolve: 27 words of 27 bits saying where each digit may still go.
+//! Within one band a digit's rows and boxes must match one to one, which a
+//! 512-entry table turns into locked-candidate and hidden-single
+//! eliminations in a few instructions; a box that confines a digit to one
+//! column (a placed digit included) clears that column in the other two
+//! bands; naked singles come from counting candidates across the nine digit
+//! words. The search branches on a two-candidate cell when there is one
+//! (nearly always), copies the small fixed-size state per branch (the last
+//! branch reuses it) and never allocates. It stops as soon as `limit`
+//! solutions are found.
 //!
 //! No parsing and no I/O: digits or masks in, a count and a grid out.
 
@@ -30,13 +31,18 @@ pub struct Solutions {
 /// Counts solutions up to `limit` from givens: 1..=9 a given digit, any
 /// other value an empty cell.
 pub fn count_solutions(givens: &[u8; CELLS], limit: usize) -> Solutions {
-    let mut cands = [Mask::ALL; CELLS];
-    for (m, &g) in cands.iter_mut().zip(givens) {
-        if (1..=9).contains(&g) {
-            *m = Mask::from_bits_truncate(1 << (g - 1));
-        }
+    let mut search = Search {
+        limit,
+        count: 0,
+        first: None,
+    };
+    if let (true, Some(state)) = (limit > 0, State::from_givens(givens)) {
+        search.run(state);
     }
-    count_solutions_from(&cands, limit)
+    Solutions {
+        count: search.count,
+        first: search.first,
+    }
 }
 
 /// Counts solutions up to `limit` from candidate sets (one bit = placed).
@@ -75,9 +81,10 @@ const SEGMENTS: [u8; 512] = {
     t
 };
 
-/// For a band's row-by-box occupancy (bit `3*row + box`): the union of the
-/// six row-to-box permutations it still allows. 0 means none: contradiction.
-const PERMUTATIONS: [u16; 512] = {
+/// For a band's row-by-box occupancy of one digit (bit `3*row + box`): the
+/// cells the six row-to-box matchings still allow, as a 27-bit band mask.
+/// 0 means no matching is left: a contradiction.
+const LOCKED: [u32; 512] = {
     const P: [[usize; 3]; 6] = [
         [0, 1, 2],
         [0, 2, 1],
@@ -86,35 +93,22 @@ const PERMUTATIONS: [u16; 512] = {
         [2, 0, 1],
         [2, 1, 0],
     ];
-    let mut t = [0u16; 512];
+    let mut t = [0u32; 512];
     let mut m = 0;
     while m < 512 {
         let mut k = 0;
         while k < 6 {
             let pm = (1 << P[k][0]) | (1 << (3 + P[k][1])) | (1 << (6 + P[k][2]));
             if m & pm == pm {
-                t[m] |= pm as u16;
+                let mut r = 0;
+                while r < 3 {
+                    t[m] |= 7 << (9 * r + 3 * P[k][r]);
+                    r += 1;
+                }
             }
             k += 1;
         }
         m += 1;
-    }
-    t
-};
-
-/// Three box bits to the 9-bit row mask of those boxes' columns.
-const EXPAND: [u32; 8] = {
-    let mut t = [0u32; 8];
-    let mut b = 0;
-    while b < 8 {
-        let mut x = 0;
-        while x < 3 {
-            if b & (1 << x) != 0 {
-                t[b] |= 7 << (3 * x);
-            }
-            x += 1;
-        }
-        b += 1;
     }
     t
 };
@@ -178,18 +172,39 @@ struct State {
     seen: [[u32; 3]; 9],
     /// Cells not yet placed, per band.
     unsolved: [u32; 3],
+    /// Unsolved cells with two candidates, as of the last naked-singles pass.
+    pairs: [u32; 3],
 }
 
 impl State {
-    /// The state for `cands` with its one-digit cells placed; `None` when
-    /// two of them clash.
-    fn new(cands: &[Mask; CELLS]) -> Option<State> {
+    /// The state for givens (1..=9; anything else is empty); `None` when two clash.
+    fn from_givens(givens: &[u8; CELLS]) -> Option<State> {
+        let mut state = State::open();
+        for (cell, &g) in givens
+            .iter()
+            .enumerate()
+            .filter(|(_, g)| (1..=9).contains(*g))
+        {
+            state.place_given(usize::from(g - 1), cell / 27, (cell % 27) as u32)?;
+        }
+        Some(state)
+    }
+
+    /// The empty grid: every digit possible everywhere.
+    fn open() -> State {
         // `seen` can never equal a real band word, so every band is updated first.
-        let mut state = State {
+        State {
             f: [[BAND; 3]; 9],
             seen: [[u32::MAX; 3]; 9],
             unsolved: [BAND; 3],
-        };
+            pairs: [0; 3],
+        }
+    }
+
+    /// The state for `cands` with its one-digit cells placed; `None` when
+    /// two of them clash.
+    fn new(cands: &[Mask; CELLS]) -> Option<State> {
+        let mut state = State::open();
         // Most cells of a puzzle are open: only the others cost anything.
         for (cell, m) in cands.iter().enumerate().filter(|(_, m)| **m != Mask::ALL) {
             let out = !(1u32 << (cell % 27));
@@ -201,11 +216,7 @@ impl State {
         }
         for (cell, m) in cands.iter().enumerate() {
             if let Some(d) = m.single() {
-                let (d, b, i) = (usize::from(d.get() - 1), cell / 27, (cell % 27) as u32);
-                if state.f[d][b] & (1 << i) == 0 {
-                    return None;
-                }
-                state.place_given(d, b, i);
+                state.place_given(usize::from(d.get() - 1), cell / 27, (cell % 27) as u32)?;
             }
         }
         Some(state)
@@ -221,8 +232,12 @@ impl State {
     }
 
     /// Places a given: everything at once, as no band update has run yet.
-    fn place_given(&mut self, d: usize, b: usize, i: u32) {
+    /// `None` when an earlier given already ruled the digit out here.
+    fn place_given(&mut self, d: usize, b: usize, i: u32) -> Option<()> {
         let bit = 1u32 << i;
+        if self.f[d][b] & bit == 0 {
+            return None;
+        }
         self.unsolved[b] &= !bit;
         for fd in &mut self.f {
             fd[b] &= !bit;
@@ -231,6 +246,7 @@ impl State {
         let col = !column(i as usize % 9);
         self.f[d][(b + 1) % 3] &= col;
         self.f[d][(b + 2) % 3] &= col;
+        Some(())
     }
 
     /// Row/box matching of one digit in band `B`; false on a contradiction.
@@ -241,11 +257,11 @@ impl State {
         let occupancy = u16::from(SEGMENTS[(s & 0x1ff) as usize])
             | u16::from(SEGMENTS[((s >> 9) & 0x1ff) as usize]) << 3
             | u16::from(SEGMENTS[(s >> 18) as usize]) << 6;
-        let allowed = PERMUTATIONS[occupancy as usize] as usize;
-        if allowed == 0 {
+        let locked = LOCKED[occupancy as usize];
+        if locked == 0 {
             return false;
         }
-        s &= EXPAND[allowed & 7] | EXPAND[(allowed >> 3) & 7] << 9 | EXPAND[allowed >> 6] << 18;
+        s &= locked;
         let keep = OTHER_BANDS[((s | s >> 9 | s >> 18) & 0x1ff) as usize];
         self.f[d][(B + 1) % 3] &= keep;
         self.f[d][(B + 2) % 3] &= keep;
@@ -270,8 +286,9 @@ impl State {
     fn naked_singles(&mut self) -> Option<bool> {
         let mut placed = false;
         for b in 0..3 {
-            let (mut r1, mut r2) = (0u32, 0u32);
+            let (mut r1, mut r2, mut r3) = (0u32, 0u32, 0u32);
             for fd in &self.f {
+                r3 |= r2 & fd[b];
                 r2 |= r1 & fd[b];
                 r1 |= fd[b];
             }
@@ -279,6 +296,7 @@ impl State {
             if unsolved & !r1 != 0 {
                 return None;
             }
+            self.pairs[b] = unsolved & r2 & !r3;
             let mut singles = unsolved & !r2;
             while singles != 0 {
                 let i = singles.trailing_zeros();
@@ -297,26 +315,23 @@ impl State {
             let mut changed = true;
             while changed {
                 changed = false;
-                for d in 0..9 {
-                    if self.f[d][0] != self.seen[d][0] {
-                        changed = true;
-                        if !self.update_band::<0>(d) {
-                            return false;
+                // Unrolled so every word's digit and band are constants.
+                macro_rules! check {
+                    ($($d:literal),*) => {$(
+                        check!(@ $d, 0);
+                        check!(@ $d, 1);
+                        check!(@ $d, 2);
+                    )*};
+                    (@ $d:literal, $b:literal) => {
+                        if self.f[$d][$b] != self.seen[$d][$b] {
+                            changed = true;
+                            if !self.update_band::<$b>($d) {
+                                return false;
+                            }
                         }
-                    }
-                    if self.f[d][1] != self.seen[d][1] {
-                        changed = true;
-                        if !self.update_band::<1>(d) {
-                            return false;
-                        }
-                    }
-                    if self.f[d][2] != self.seen[d][2] {
-                        changed = true;
-                        if !self.update_band::<2>(d) {
-                            return false;
-                        }
-                    }
+                    };
                 }
+                check!(0, 1, 2, 3, 4, 5, 6, 7, 8);
             }
             if self.unsolved == [0; 3] {
                 return true;
@@ -332,6 +347,10 @@ impl State {
     /// An unsolved cell to branch on: one with two candidates if any, else
     /// three, else the first. Returns (band, bit).
     fn pick_cell(&self) -> (usize, u32) {
+        // Nearly always a pair is at hand from the last naked-singles pass.
+        if let Some(b) = (0..3).find(|&b| self.pairs[b] != 0) {
+            return (b, self.pairs[b].trailing_zeros());
+        }
         let mut first = None;
         let mut three = None;
         for b in 0..3 {
