@@ -36,6 +36,8 @@ struct Summary<'a> {
     counts: Counts,
     seconds: f64,
     puzzles_per_second: f64,
+    /// Peak resident memory of this process, where the OS tells it.
+    peak_rss_kib: Option<u64>,
     first_rejects: &'a [String],
 }
 
@@ -75,6 +77,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         seconds,
         puzzles_per_second: puzzles as f64 / seconds.max(1e-9),
         first_rejects: &writer.first_rejects,
+        peak_rss_kib: peak_rss_kib(),
     };
     if a.json {
         println!("{}", serde_json::to_string(&summary)?);
@@ -109,4 +112,11 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         thousands(summary.puzzles_per_second as u64)
     );
     Ok(0)
+}
+
+/// The process's peak resident set (`VmHWM`), on Linux.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }

@@ -118,7 +118,7 @@ pub enum PuzzleError {
     #[error("{0}")]
     Str8ts(#[from] str8ts::Error),
     #[error(
-        "unrecognised puzzle: {len} characters match no format (81, 162, 243, or killer 81,162 / 162,162)"
+        "unrecognised puzzle string: {len} characters; expected 81 or 162 (sudoku), 81,162 or 162,162 (killer), 162 or 243 (str8ts)"
     )]
     Unrecognised { len: usize },
     #[error("empty puzzle string")]
