@@ -8,6 +8,7 @@ mod util;
 mod check;
 mod export;
 mod import;
+mod isomorphs;
 mod robust;
 mod show;
 mod stats;
