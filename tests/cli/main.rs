@@ -9,6 +9,8 @@ mod check;
 mod export;
 mod import;
 mod isomorphs;
+mod killer;
 mod robust;
 mod show;
 mod stats;
+mod str8ts;
