@@ -24,7 +24,7 @@ use sudoku_archive::input::csv_file::CsvReader;
 use sudoku_archive::input::extract::{Extracted, puzzle_token};
 use sudoku_archive::input::text::TextReader;
 use sudoku_archive::input::{ChunkReader, ColumnChoice};
-use sudoku_archive::pipeline::process::{Outcome, analyse_token, process};
+use sudoku_archive::pipeline::process::{Outcome, Settings, analyse_token, process};
 
 /// Longest one analysis may take. Release is what CI runs; a debug build is
 /// an order of magnitude slower, so it gets room rather than false alarms.
@@ -446,7 +446,16 @@ fn run_pipeline(mut reader: impl ChunkReader, hint: TypeHint) -> Result<usize, T
     while let Ok(Some(chunk)) = reader.next_chunk() {
         for item in &chunk.items {
             items += 1;
-            let outcome = timed("process", || process(&chunk, item, hint))?;
+            let outcome = timed("process", || {
+                process(
+                    &chunk,
+                    item,
+                    Settings {
+                        hint,
+                        canonical: true,
+                    },
+                )
+            })?;
             if let Outcome::Rejected(r) = outcome {
                 prop_assert!(!r.code.is_empty() && !r.message.is_empty(), "{r:?}");
             }
@@ -669,13 +678,11 @@ proptest! {
         }
     }
 
-    /// Ignored: it finds boards the Str8ts search does not finish in
-    /// minutes, e.g. no givens and these black cells (reported in issue 6):
-    /// `000…0` (81) then
+    /// Sparse boards once made the Str8ts search run for hours, e.g. no
+    /// givens and these black cells: `000…0` (81) then
     /// `100001110000010000000000000010000001000000010000001100000000000000000000000000000`.
-    /// Run with `cargo test --release -- --ignored` once the search prunes them.
+    /// The search limit now ends them as `Status::GaveUp` (a `search-limit` reject).
     #[test]
-    #[ignore = "the str8ts search does not finish on some sparse boards"]
     fn str8ts_boards_with_few_constraints_finish_quickly(
         black in prop::collection::vec(prop::bool::weighted(0.15), 81),
         givens in prop::collection::vec((0usize..81, 1u8..=9), 0..4),
@@ -759,7 +766,16 @@ fn every_real_string_round_trips() {
 fn analyse_token_agrees_with_analyse_on_real_strings() {
     for s in corpus() {
         let direct = analyse(s, TypeHint::Auto);
-        match (analyse_token(s, TypeHint::Auto), direct) {
+        match (
+            analyse_token(
+                s,
+                Settings {
+                    hint: TypeHint::Auto,
+                    canonical: true,
+                },
+            ),
+            direct,
+        ) {
             (Outcome::Accepted(r), Ok(a)) => assert_eq!(r.encoding, a.encoding, "{s:?}"),
             (Outcome::Rejected(r), Err(e)) => assert_eq!(r.code, e.code(), "{s:?}"),
             (Outcome::Rejected(r), Ok(a)) => {
