@@ -18,7 +18,7 @@ use proptest::test_runner::TestCaseError;
 
 use sudoku_archive::core::canon;
 use sudoku_archive::core::killer::Killer;
-use sudoku_archive::core::puzzle::{Analysis, PuzzleType, Status, TypeHint, analyse};
+use sudoku_archive::core::puzzle::{Analysis, PuzzleType, TypeHint, analyse};
 use sudoku_archive::core::{str8ts, sudoku};
 use sudoku_archive::input::csv_file::CsvReader;
 use sudoku_archive::input::extract::{Extracted, puzzle_token};
@@ -296,13 +296,6 @@ fn killer_cages(givens: &str) -> &str {
 /// Re-analysing an accepted string's encoding, as the same type, gives the
 /// same encoding (propagation is idempotent) and the same puzzle.
 fn check_round_trip(input: &str, a: &Analysis) -> Result<(), TestCaseError> {
-    // Known bug (issue 6): a Killer whose propagation contradicts itself is
-    // encoded with the contradicting candidates, which may repeat a digit and
-    // then fail to read back. The pipeline rejects such puzzles, so nothing
-    // stored is affected; skip them until `src/core/killer` keeps the board as read.
-    if a.kind == PuzzleType::Killer && matches!(a.status, Status::Contradiction(_)) {
-        return Ok(());
-    }
     let b = match analyse_timed(&a.encoding, TypeHint::Only(a.kind))? {
         Ok(b) => b,
         Err(e) => {
@@ -314,13 +307,7 @@ fn check_round_trip(input: &str, a: &Analysis) -> Result<(), TestCaseError> {
         }
     };
     prop_assert_eq!(b.kind, a.kind);
-    if a.kind == PuzzleType::Killer {
-        // Known bug (reported in issue 6): re-analysing a Killer's encoding
-        // can give other candidates (see `killer_encoding_is_not_yet_idempotent`),
-        // so for Killer only the status, solution and cages are compared.
-    } else {
-        prop_assert_eq!(&b.encoding, &a.encoding, "encoding of {:?} moved", input);
-    }
+    prop_assert_eq!(&b.encoding, &a.encoding, "encoding of {:?} moved", input);
     prop_assert_eq!(b.status.count(), a.status.count(), "status of {:?}", input);
     prop_assert_eq!(
         b.status.solution(),
@@ -786,16 +773,16 @@ fn analyse_token_agrees_with_analyse_on_real_strings() {
     }
 }
 
-/// A mutated real Killer (packed) whose propagated encoding, analysed again,
-/// propagates further: Killer propagation stops short of its fixpoint.
-/// Ignored until fixed in `src/core/killer`; the round-trip property checks
-/// only that re-analysis narrows for Killer meanwhile.
+/// Analysing a Killer's encoding again gives the same encoding, also when
+/// propagation contradicts itself. This mutated real Killer (packed) once
+/// stored the board where the contradiction stopped propagation: no fixpoint,
+/// so analysing it again narrowed further.
 #[test]
-#[ignore = "killer propagation is not idempotent yet"]
-fn killer_encoding_is_not_yet_idempotent() {
+fn killer_encodings_reanalyse_to_themselves() {
     let s = "182h0130394o00005100220200010q02330141013b00221g0003012o0003ah02026k04045q02010101010104040002025800013811012o310r03004i002a0200013g0019022h010o004i020201024b0300,000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000";
     let a = analyse(s, TypeHint::Auto).unwrap_or_else(|e| panic!("{e}"));
     let b =
         analyse(&a.encoding, TypeHint::Only(PuzzleType::Killer)).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(b.encoding, a.encoding);
+    assert_eq!(b.status, a.status);
 }

@@ -500,12 +500,18 @@ impl Killer {
         self.propagate_and_solve().1
     }
 
+    /// The board to store and the status. A contradiction stops propagation
+    /// part way, at a board that is no fixpoint (analysing it again narrows
+    /// further) and may hold a cell with no candidate, which the packed form
+    /// cannot tell from "nothing written". So, as for Sudoku and Str8ts, a
+    /// contradiction keeps the board as read: its encoding reads back and
+    /// re-analyses to itself.
     fn propagate_and_solve(&self) -> (Board, Status) {
         let solver = self.solver();
         let mut board = self.board();
         if let Err(conflict) = solver.propagate(&mut board) {
             return (
-                board,
+                self.board(),
                 Status::Contradiction(self.describe(&solver, conflict)),
             );
         }
@@ -519,7 +525,9 @@ impl Killer {
         (board, status)
     }
 
-    /// Everything the archive stores about this puzzle.
+    /// Everything the archive stores about this puzzle. `encoding` is the
+    /// packed string of `candidates`: the propagated board, or the board as
+    /// read when propagation contradicts itself.
     pub fn analysis(&self) -> Analysis {
         let (board, status) = self.propagate_and_solve();
         let candidates = masks(&board.cand);
@@ -868,6 +876,29 @@ mod tests {
         };
         assert!(msg.starts_with("killer: "), "{msg}");
         assert_eq!(a.status.count(), 0);
+    }
+
+    #[test]
+    fn a_contradiction_keeps_the_board_as_read_so_its_encoding_reanalyses_to_itself() {
+        // A 1 in r1c1, whose cage sums to 17 (8+9): propagation stops part way,
+        // at a board that is no fixpoint and has a cell with no candidate (which
+        // would be written "00", read back as "anything").
+        let k = Killer::parse(EXAMPLE).unwrap();
+        let mut cells = [Mask::EMPTY; CELLS];
+        cells[0] = Digit::new(1).unwrap().mask();
+        let s = format::write_packed(&k.colour, &k.clue, &cells);
+        let a = analyse(&s).unwrap();
+        assert!(
+            matches!(a.status, Status::Contradiction(_)),
+            "{:?}",
+            a.status
+        );
+        let read = Killer::parse(&s).unwrap().board().cand;
+        assert_eq!(a.candidates, masks(&read));
+        let b = analyse(&a.encoding).unwrap();
+        assert_eq!(b.encoding, a.encoding);
+        assert_eq!(b.status, a.status);
+        assert_eq!(b.candidates, a.candidates);
     }
 
     #[test]
