@@ -3,6 +3,7 @@
 //! submodules own writing an import ([`writer`]) and reading for `stats` and
 //! `export` ([`query`]).
 
+pub mod canonical;
 pub mod query;
 pub mod schema;
 pub mod writer;
@@ -124,6 +125,11 @@ impl Archive {
                 path: a.path.clone(),
                 why: "it has no schema".into(),
             });
+        }
+        if version < schema::VERSION {
+            // An archive from an older version is upgraded in place first.
+            drop(a);
+            return Archive::open_or_create(path, Tuning::default());
         }
         Ok(a)
     }

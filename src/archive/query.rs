@@ -17,6 +17,18 @@ pub struct Stats {
     pub rejects: Vec<RejectRow>,
     /// Accepted lines recorded in provenance.
     pub sources: i64,
+    /// Per type: stored puzzles that share their canonical form with another
+    /// stored puzzle, and how many forms are shared.
+    pub isomorphs: Vec<IsomorphRow>,
+    /// Puzzles whose canonical form is not computed yet (`--no-canonical`).
+    pub without_canonical: i64,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub struct IsomorphRow {
+    pub r#type: String,
+    pub puzzles: i64,
+    pub forms: i64,
 }
 
 #[derive(Debug, serde::Serialize)]
@@ -95,6 +107,22 @@ pub fn stats(a: &Archive) -> Result<Stats, ArchiveError> {
     Ok(Stats {
         puzzles: count("SELECT count(*) FROM puzzles")?,
         sources: count("SELECT count(*) FROM sources")?,
+        without_canonical: count("SELECT count(*) FROM puzzles WHERE canonical IS NULL")?,
+        isomorphs: rows(
+            a,
+            "counting isomorphs",
+            "SELECT type, sum(n), count(*) FROM (
+                 SELECT type, canonical, count(*) AS n FROM puzzles
+                 WHERE canonical IS NOT NULL GROUP BY type, canonical HAVING n > 1)
+             GROUP BY type ORDER BY type",
+            |r| {
+                Ok(IsomorphRow {
+                    r#type: r.get(0)?,
+                    puzzles: r.get(1)?,
+                    forms: r.get(2)?,
+                })
+            },
+        )?,
         by_clues: rows(
             a,
             "counting puzzles by clues",

@@ -6,11 +6,30 @@ use rusqlite::{Connection, TransactionBehavior};
 
 use super::ArchiveError;
 
+/// Rust code run after a migration's SQL, inside its transaction.
+pub type Fill = fn(&Connection) -> Result<(), ArchiveError>;
+
+/// One schema step: a SQL file, and optionally Rust code that fills what
+/// SQL alone cannot compute (run in the same transaction).
+pub struct Migration {
+    pub name: &'static str,
+    pub sql: &'static str,
+    pub fill: Option<Fill>,
+}
+
 /// The migrations, in order: migration `i` takes `user_version` from `i` to `i + 1`.
-pub const MIGRATIONS: &[(&str, &str)] = &[(
-    "0001_initial.sql",
-    include_str!("../../migrations/0001_initial.sql"),
-)];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        name: "0001_initial.sql",
+        sql: include_str!("../../migrations/0001_initial.sql"),
+        fill: None,
+    },
+    Migration {
+        name: "0002_canonical.sql",
+        sql: include_str!("../../migrations/0002_canonical.sql"),
+        fill: Some(|c| super::canonical::fill_missing(c).map(|_| ())),
+    },
+];
 
 /// The schema version this binary writes.
 pub const VERSION: i64 = MIGRATIONS.len() as i64;
@@ -39,9 +58,13 @@ pub fn migrate(conn: &mut Connection) -> Result<(), ArchiveError> {
         .map_err(|e| ArchiveError::sql("starting the schema upgrade", e))?;
     // Read again inside the write lock: another process may have migrated first.
     let found = check_version(&tx)?;
-    for (i, (name, sql)) in MIGRATIONS.iter().enumerate().skip(found as usize) {
-        tx.execute_batch(sql)
+    for (i, m) in MIGRATIONS.iter().enumerate().skip(found as usize) {
+        let name = m.name;
+        tx.execute_batch(m.sql)
             .map_err(|e| ArchiveError::sql(&format!("applying migration {name}"), e))?;
+        if let Some(fill) = m.fill {
+            fill(&tx)?;
+        }
         tx.pragma_update(None, "user_version", i as i64 + 1)
             .map_err(|e| ArchiveError::sql("recording the schema version", e))?;
     }
@@ -69,8 +92,8 @@ mod tests {
 
     #[test]
     fn migration_files_are_numbered_in_order() {
-        for (i, (name, _)) in MIGRATIONS.iter().enumerate() {
-            assert!(name.starts_with(&format!("{:04}_", i + 1)), "{name}");
+        for (i, m) in MIGRATIONS.iter().enumerate() {
+            assert!(m.name.starts_with(&format!("{:04}_", i + 1)), "{}", m.name);
         }
     }
 

@@ -10,7 +10,7 @@ use rusqlite::{OptionalExtension, TransactionBehavior, params};
 
 use super::{Archive, ArchiveError};
 use crate::input::Item;
-use crate::pipeline::{Input, Outcome, Processed, Record, Sink};
+use crate::pipeline::{Input, Outcome, Processed, Sink};
 use crate::progress::Progress;
 
 /// What became of the lines of one import.
@@ -21,6 +21,18 @@ pub struct Counts {
     pub duplicates: u64,
     pub rejected: u64,
     pub skipped: u64,
+    /// Duplicates that were isomorphs, not exact copies (`--dedup isomorphs`).
+    pub isomorphs: u64,
+}
+
+/// What makes a line a duplicate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Dedup {
+    /// The same type and givens as a stored puzzle.
+    #[default]
+    Exact,
+    /// Or the same canonical form: relabelled, permuted, rotated copies.
+    Isomorphs,
 }
 
 /// Raw lines are kept up to this many bytes in `rejects.raw`.
@@ -31,6 +43,7 @@ pub const SHOWN_REJECTS: usize = 10;
 
 pub struct ImportWriter<'a> {
     archive: &'a mut Archive,
+    dedup: Dedup,
     pub import_id: i64,
     pub counts: Counts,
     /// `file:line: message` of the first rejects, for the summary.
@@ -46,6 +59,7 @@ impl<'a> ImportWriter<'a> {
     /// Records the start of an import with its command line.
     pub fn begin(
         archive: &'a mut Archive,
+        dedup: Dedup,
         arguments: &[String],
         inputs: usize,
         progress: Progress,
@@ -56,8 +70,14 @@ impl<'a> ImportWriter<'a> {
             .execute("INSERT INTO imports (arguments) VALUES (?1)", [args])
             .map_err(|e| ArchiveError::sql("recording the import", e))?;
         let import_id = archive.conn.last_insert_rowid();
+        if dedup == Dedup::Isomorphs {
+            // Rows imported with --no-canonical get their form now, or an
+            // isomorph of them would be stored as new.
+            super::canonical::fill_missing(&archive.conn)?;
+        }
         Ok(ImportWriter {
             archive,
+            dedup,
             import_id,
             counts: Counts::default(),
             first_rejects: Vec::new(),
@@ -98,27 +118,34 @@ impl<'a> ImportWriter<'a> {
 
     fn write_chunk(&mut self, name: &str, file_id: i64, p: &Processed) -> Result<(), ArchiveError> {
         let import_id = self.import_id;
+        let dedup = self.dedup;
         let mut counts = self.counts;
         let mut shown = Vec::new();
+        let sql = |e| ArchiveError::sql("writing a batch", e);
         let tx = self
             .archive
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| ArchiveError::sql("starting a batch", e))?;
         {
-            let sql = |e| ArchiveError::sql("writing a batch", e);
             let mut insert = tx
                 .prepare_cached(
-                    "INSERT INTO puzzles (type, clues, givens, encoding, solutions, solution, import_id, key)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (key) DO NOTHING",
+                    "INSERT INTO puzzles (type, clues, givens, encoding, solutions, solution, import_id, key, canonical)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (key) DO NOTHING",
                 )
                 .map_err(sql)?;
-            let mut find = tx
+            let mut by_key = tx
                 .prepare_cached("SELECT id, type, givens FROM puzzles WHERE key = ?1")
+                .map_err(sql)?;
+            let mut by_canonical = tx
+                .prepare_cached(
+                    "SELECT id, givens FROM puzzles WHERE type = ?1 AND canonical = ?2 ORDER BY id LIMIT 1",
+                )
                 .map_err(sql)?;
             let mut source = tx
                 .prepare_cached(
-                    "INSERT OR IGNORE INTO sources (file_id, line, puzzle_id, import_id) VALUES (?1, ?2, ?3, ?4)",
+                    "INSERT OR IGNORE INTO sources (file_id, line, puzzle_id, import_id, relation)
+                     VALUES (?1, ?2, ?3, ?4, ?5)",
                 )
                 .map_err(sql)?;
             let mut reject = tx
@@ -129,79 +156,99 @@ impl<'a> ImportWriter<'a> {
                 .map_err(sql)?;
             let mut add_reject =
                 |item: &Item, code: &str, message: &str| -> Result<(), ArchiveError> {
-                    let line = item.line;
                     let raw = p.chunk.bytes(&item.raw);
                     let raw = String::from_utf8_lossy(&raw[..raw.len().min(RAW_KEEP)]);
                     reject
-                        .execute(params![import_id, file_id, line, raw, code, message])
+                        .execute(params![import_id, file_id, item.line, raw, code, message])
                         .map_err(sql)?;
                     counts.rejected += 1;
                     if shown.len() < SHOWN_REJECTS {
-                        shown.push(format!("{name}:{line}: {message}"));
+                        shown.push(format!("{name}:{}: {message}", item.line));
                     }
                     Ok(())
                 };
             for (item, outcome) in p.chunk.items.iter().zip(&p.outcomes) {
                 counts.lines += 1;
-                match outcome {
-                    Outcome::Skipped => counts.skipped += 1,
-                    Outcome::Rejected(r) => add_reject(item, r.code, &r.message)?,
-                    Outcome::Accepted(rec) => {
-                        let Record {
-                            kind,
-                            clues,
-                            givens,
-                            encoding,
-                            solutions,
-                            solution,
-                            key,
-                        } = &**rec;
-                        let added = insert
-                            .execute(params![
-                                kind.as_str(),
-                                clues,
-                                givens,
-                                encoding,
-                                solutions,
-                                solution,
-                                import_id,
-                                &key[..]
-                            ])
-                            .map_err(sql)?;
-                        let puzzle_id = if added == 1 {
-                            counts.stored += 1;
-                            tx.last_insert_rowid()
-                        } else {
-                            let (id, t, g): (i64, String, String) = find
-                                .query_row([&key[..]], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-                                .optional()
-                                .map_err(sql)?
-                                .ok_or_else(|| ArchiveError::Sql {
-                                    context: "a puzzle key conflicted but cannot be found".into(),
-                                    source: rusqlite::Error::QueryReturnedNoRows,
-                                })?;
-                            if t != kind.as_str() || g != *givens {
-                                add_reject(
-                                    item,
-                                    "hash-collision",
-                                    &format!(
-                                        "{kind}: its 128-bit key equals that of stored puzzle {id}, which differs"
-                                    ),
-                                )?;
-                                continue;
-                            }
-                            counts.duplicates += 1;
-                            id
-                        };
-                        source
-                            .execute(params![file_id, item.line, puzzle_id, import_id])
-                            .map_err(sql)?;
+                let rec = match outcome {
+                    Outcome::Skipped => {
+                        counts.skipped += 1;
+                        continue;
                     }
-                }
+                    Outcome::Rejected(r) => {
+                        add_reject(item, r.code, &r.message)?;
+                        continue;
+                    }
+                    Outcome::Accepted(rec) => rec,
+                };
+                let kind = rec.kind.as_str();
+                // With --dedup isomorphs, an equivalent stored puzzle (maybe
+                // this very one) takes the line.
+                let isomorph = match (&dedup, &rec.canonical) {
+                    (Dedup::Isomorphs, Some(form)) => by_canonical
+                        .query_row(params![kind, form], |r| {
+                            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+                        })
+                        .optional()
+                        .map_err(sql)?,
+                    _ => None,
+                };
+                let (puzzle_id, relation) = if let Some((id, givens)) = isomorph {
+                    counts.duplicates += 1;
+                    if givens == rec.givens {
+                        (id, "exact")
+                    } else {
+                        counts.isomorphs += 1;
+                        (id, "isomorph")
+                    }
+                } else {
+                    let added = insert
+                        .execute(params![
+                            kind,
+                            rec.clues,
+                            rec.givens,
+                            rec.encoding,
+                            rec.solutions,
+                            rec.solution,
+                            import_id,
+                            &rec.key[..],
+                            rec.canonical
+                        ])
+                        .map_err(sql)?;
+                    if added == 1 {
+                        counts.stored += 1;
+                        (tx.last_insert_rowid(), "exact")
+                    } else {
+                        let (id, t, g): (i64, String, String) = by_key
+                            .query_row([&rec.key[..]], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                            .map_err(sql)?;
+                        if t != kind || g != rec.givens {
+                            let why = format!(
+                                "{kind}: its 128-bit key equals that of stored puzzle {id}, which differs"
+                            );
+                            add_reject(item, "hash-collision", &why)?;
+                            continue;
+                        }
+                        counts.duplicates += 1;
+                        (id, "exact")
+                    }
+                };
+                source
+                    .execute(params![file_id, item.line, puzzle_id, import_id, relation])
+                    .map_err(sql)?;
             }
             tx.execute(
-                "UPDATE imports SET lines = ?2, stored = ?3, duplicates = ?4, rejected = ?5, skipped = ?6 WHERE id = ?1",
-                params![import_id, counts.lines, counts.stored, counts.duplicates, counts.rejected, counts.skipped],
+                "UPDATE imports SET lines = ?2, stored = ?3, duplicates = ?4, rejected = ?5, skipped = ?6,
+                     isomorphs = ?7
+                 WHERE id = ?1",
+                params![
+                    import_id,
+                    counts.lines,
+                    counts.stored,
+                    counts.duplicates,
+                    counts.rejected,
+                    counts.skipped,
+                    counts.isomorphs
+                ],
             )
             .map_err(sql)?;
         }

@@ -68,7 +68,10 @@ pub fn run(a: CheckArgs) -> anyhow::Result<u8> {
         ..Report::default()
     };
     let opts = Options {
-        hint: a.input.kind.hint(),
+        settings: crate::pipeline::Settings {
+            hint: a.input.kind.hint(),
+            canonical: false,
+        },
         jobs: a.input.jobs,
     };
     let result = pipeline::run(&inputs, &opts, &mut report);

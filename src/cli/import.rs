@@ -5,9 +5,9 @@ use anyhow::Context;
 use clap::Args;
 
 use super::{DbArg, InputArgs, thousands};
-use crate::archive::writer::{Counts, ImportWriter};
+use crate::archive::writer::{Counts, Dedup, ImportWriter};
 use crate::archive::{Archive, Tuning};
-use crate::pipeline::{self, Options, RunError};
+use crate::pipeline::{self, Options, RunError, Settings};
 use crate::progress::Progress;
 
 #[derive(Debug, Args)]
@@ -16,6 +16,13 @@ pub struct ImportArgs {
     pub db: DbArg,
     #[command(flatten)]
     pub input: InputArgs,
+    /// What counts as a duplicate: the same givens (exact), or also any
+    /// relabelled, permuted or rotated form of a stored puzzle (isomorphs).
+    #[arg(long, value_enum, default_value = "exact")]
+    pub dedup: DedupArg,
+    /// Skip computing canonical forms (faster; `--dedup isomorphs` fills them in later).
+    #[arg(long, conflicts_with = "dedup")]
+    pub no_canonical: bool,
     /// Print the summary as one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
@@ -25,6 +32,12 @@ pub struct ImportArgs {
     /// Cap the archive at this many pages, as if the disk filled up (for tests).
     #[arg(long, value_name = "PAGES", hide = true)]
     pub max_pages: Option<u64>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DedupArg {
+    Exact,
+    Isomorphs,
 }
 
 #[derive(Debug, serde::Serialize)]
@@ -54,9 +67,17 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     .with_context(|| format!("cannot open archive {}", a.db.db.display()))?;
     let progress = Progress::new(a.input.total_bytes(&inputs), a.input.quiet);
     let arguments: Vec<String> = std::env::args().collect();
-    let mut writer = ImportWriter::begin(&mut archive, &arguments, inputs.len(), progress)?;
-    let opts = Options {
+    let dedup = match a.dedup {
+        DedupArg::Exact => Dedup::Exact,
+        DedupArg::Isomorphs => Dedup::Isomorphs,
+    };
+    let mut writer = ImportWriter::begin(&mut archive, dedup, &arguments, inputs.len(), progress)?;
+    let settings = Settings {
         hint: a.input.kind.hint(),
+        canonical: !a.no_canonical,
+    };
+    let opts = Options {
+        settings,
         jobs: a.input.jobs,
     };
     let outcome = pipeline::run(&inputs, &opts, &mut writer);
@@ -101,6 +122,9 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     );
     println!("  stored      {:>12}", thousands(c.stored));
     println!("  duplicates  {:>12}", thousands(c.duplicates));
+    if c.isomorphs > 0 {
+        println!("    of which isomorphs {:>5}", thousands(c.isomorphs));
+    }
     println!("  rejected    {:>12}", thousands(c.rejected));
     println!(
         "  skipped     {:>12}  (blank, comment and header lines)",

@@ -42,6 +42,24 @@ pub fn run(a: StatsArgs) -> anyhow::Result<u8> {
         };
         println!("  {:<7} {:<12} {:>12}", r.r#type, what, n(r.count));
     }
+    println!("isomorphs (stored puzzles sharing a canonical form with another):");
+    if s.isomorphs.is_empty() {
+        println!("  none");
+    }
+    for r in &s.isomorphs {
+        println!(
+            "  {:<7} {:>12} puzzles in {} forms",
+            r.r#type,
+            n(r.puzzles),
+            n(r.forms)
+        );
+    }
+    if s.without_canonical > 0 {
+        println!(
+            "  ({} puzzles have no canonical form yet: imported with --no-canonical)",
+            n(s.without_canonical)
+        );
+    }
     println!("rejects:");
     if s.rejects.is_empty() {
         println!("  none");

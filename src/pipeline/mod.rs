@@ -13,9 +13,8 @@ use std::thread;
 use crossbeam_channel::{Receiver, Sender, bounded};
 use rayon::prelude::*;
 
-use crate::core::puzzle::TypeHint;
 use crate::input::{self, Chunk, Framing, Origin};
-pub use process::{Outcome, Record, Rejection};
+pub use process::{Outcome, Record, Rejection, Settings};
 
 /// One input to read, and how its lines are framed.
 #[derive(Clone, Debug)]
@@ -63,7 +62,7 @@ pub enum RunError<E: std::error::Error + 'static> {
 }
 
 pub struct Options {
-    pub hint: TypeHint,
+    pub settings: Settings,
     /// Worker threads; 0 means one per core.
     pub jobs: usize,
 }
@@ -132,7 +131,7 @@ fn read_all(inputs: Vec<Input>, tx: Sender<Read>) {
     }
 }
 
-fn process_all(rx: Receiver<Read>, tx: Sender<Done>, pool: rayon::ThreadPool, hint: TypeHint) {
+fn process_all(rx: Receiver<Read>, tx: Sender<Done>, pool: rayon::ThreadPool, settings: Settings) {
     for msg in rx {
         let out = match msg {
             Read::Begin { input, len } => Done::Begin { input, len },
@@ -143,7 +142,7 @@ fn process_all(rx: Receiver<Read>, tx: Sender<Done>, pool: rayon::ThreadPool, hi
                         .items
                         .par_iter()
                         .with_min_len(64)
-                        .map(|item| process::process(&chunk, item, hint))
+                        .map(|item| process::process(&chunk, item, settings))
                         .collect()
                 });
                 Done::Chunk(Processed {
@@ -174,10 +173,10 @@ pub fn run<S: Sink>(
     let (read_tx, read_rx) = bounded::<Read>(4);
     let (done_tx, done_rx) = bounded::<Done>(4);
     let owned = inputs.to_vec();
-    let hint = opts.hint;
+    let settings = opts.settings;
     thread::scope(|s| {
         s.spawn(move || read_all(owned, read_tx));
-        s.spawn(move || process_all(read_rx, done_tx, pool, hint));
+        s.spawn(move || process_all(read_rx, done_tx, pool, settings));
         // Dropping `done_rx` on an early return stops both threads at their next send.
         for msg in done_rx {
             match msg {

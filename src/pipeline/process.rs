@@ -5,6 +5,7 @@
 
 use xxhash_rust::xxh3::xxh3_128;
 
+use crate::core::canon;
 use crate::core::puzzle::{self, PuzzleType, Status, TypeHint};
 use crate::input::extract::{Extracted, puzzle_token};
 use crate::input::{Chunk, Item, ItemKind, MAX_LINE};
@@ -20,6 +21,17 @@ pub struct Record {
     pub solution: Option<String>,
     /// 128-bit hash of (type, givens), the archive's unique key.
     pub key: [u8; 16],
+    /// The isomorph canonical form, when asked for and computable.
+    pub canonical: Option<String>,
+}
+
+/// What the per-line stage does besides the checks every line gets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    pub hint: TypeHint,
+    /// Compute each puzzle's isomorph canonical form (the costliest step
+    /// after solving; `import --no-canonical` leaves it for later).
+    pub canonical: bool,
 }
 
 /// Why a line was rejected: a stable code and a message for people.
@@ -54,8 +66,8 @@ fn reject(code: &'static str, message: impl Into<String>) -> Outcome {
 }
 
 /// Analyses one puzzle string (already extracted from its line or field).
-pub fn analyse_token(token: &str, hint: TypeHint) -> Outcome {
-    match puzzle::analyse(token, hint) {
+pub fn analyse_token(token: &str, settings: Settings) -> Outcome {
+    match puzzle::analyse(token, settings.hint) {
         Err(e) => reject(e.code(), e.to_string()),
         Ok(a) => match a.status {
             Status::Contradiction(why) => reject(
@@ -74,6 +86,10 @@ pub fn analyse_token(token: &str, hint: TypeHint) -> Outcome {
                 };
                 Outcome::Accepted(Box::new(Record {
                     key: key_of(a.kind, &a.givens),
+                    canonical: settings
+                        .canonical
+                        .then(|| canon::of(a.kind, &a.givens).ok())
+                        .flatten(),
                     kind: a.kind,
                     clues: a.clues,
                     givens: a.givens,
@@ -97,7 +113,7 @@ fn utf8(bytes: &[u8]) -> Result<&str, Outcome> {
 }
 
 /// The outcome of one item of a chunk.
-pub fn process(chunk: &Chunk, item: &Item, hint: TypeHint) -> Outcome {
+pub fn process(chunk: &Chunk, item: &Item, settings: Settings) -> Outcome {
     match &item.kind {
         ItemKind::Header => Outcome::Skipped,
         ItemKind::BadRecord(msg) => reject("csv", msg.clone()),
@@ -109,7 +125,7 @@ pub fn process(chunk: &Chunk, item: &Item, hint: TypeHint) -> Outcome {
             Err(o) => o,
             Ok(line) => match puzzle_token(line) {
                 Extracted::Skip => Outcome::Skipped,
-                Extracted::Puzzle(token) => analyse_token(token, hint),
+                Extracted::Puzzle(token) => analyse_token(token, settings),
             },
         },
         ItemKind::Field(range) => match utf8(chunk.bytes(range)) {
@@ -119,7 +135,7 @@ pub fn process(chunk: &Chunk, item: &Item, hint: TypeHint) -> Outcome {
                 if field.is_empty() {
                     reject("empty", "csv: the puzzle field is empty")
                 } else {
-                    analyse_token(field, hint)
+                    analyse_token(field, settings)
                 }
             }
         },

@@ -20,6 +20,16 @@ pub use str8ts::str8ts;
 pub use sudoku::sudoku;
 
 use crate::core::grid::Cell;
+use crate::core::puzzle::PuzzleType;
+
+/// The canonical form of a puzzle of any type, from its `givens` string.
+pub fn of(kind: PuzzleType, givens: &str) -> Result<String, CanonError> {
+    match kind {
+        PuzzleType::Sudoku => sudoku(givens),
+        PuzzleType::Killer => killer(givens),
+        PuzzleType::Str8ts => str8ts(givens),
+    }
+}
 
 /// Why a string could not be canonicalised.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
