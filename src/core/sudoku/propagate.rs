@@ -96,16 +96,20 @@ fn fast_fixpoint(bits: &mut [u16; CELLS]) -> bool {
             }
         }
         for unit in &UNITS {
-            let (mut once, mut twice) = (0u16, 0u16);
+            let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
             for &c in unit {
                 let b = bits[usize::from(c)];
                 twice |= once & b;
                 once |= b;
+                if b & (b - 1) == 0 {
+                    placed |= b;
+                }
             }
             if once != Mask::ALL.bits() {
                 return false;
             }
-            let mut hidden = once & !twice;
+            // Digits already placed here are their own (trivial) single.
+            let mut hidden = once & !twice & !placed;
             while hidden != 0 {
                 let d = hidden & hidden.wrapping_neg();
                 hidden &= hidden - 1;
