@@ -57,7 +57,12 @@ fn main() {
         "file", "puzzles", "ours/s", "sudoku 0.8/s", "ratio"
     );
     let mut worst = f64::INFINITY;
+    // `--file NAME` measures one corpus file only (e.g. under callgrind).
+    let only = common::flag("--file");
     for (name, rel) in common::CORPUS_FILES {
+        if only.as_deref().is_some_and(|o| o != *name) {
+            continue;
+        }
         let puzzles = common::read_puzzles(&dir.join(rel));
         let crate_puzzles: Vec<sudoku::Sudoku> = puzzles
             .iter()
