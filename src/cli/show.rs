@@ -81,6 +81,7 @@ pub fn render(a: &Analysis) -> String {
         Status::Unsolvable => "no solution".to_string(),
         Status::Unique(sol) => format!("unique: {sol}"),
         Status::Multiple => "two or more solutions".to_string(),
+        Status::GaveUp => "unknown: the search limit was reached".to_string(),
     };
     s.push_str(&format!("solutions: {status}\n"));
     s

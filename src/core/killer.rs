@@ -16,6 +16,7 @@ use std::fmt;
 
 use crate::core::grid::{CELLS, Cell, UNITS};
 use crate::core::mask::{Digit, Mask};
+use crate::core::puzzle::SEARCH_LIMIT;
 use crate::core::puzzle::{Analysis, PuzzleType, Status};
 
 pub use cages::{MAX_SUM, combinations, sum_range};
@@ -510,6 +511,7 @@ impl Killer {
         }
         let count = solver.count(&board);
         let status = match count.found {
+            0 | 1 if count.nodes > SEARCH_LIMIT => Status::GaveUp,
             0 => Status::Unsolvable,
             1 => Status::Unique(count.solution.iter().map(|&m| digit_char(m)).collect()),
             _ => Status::Multiple,

@@ -60,13 +60,21 @@ pub enum Status {
     Unique(String),
     /// Two or more solutions (the search stopped at the second).
     Multiple,
+    /// The search visited [`SEARCH_LIMIT`] nodes without settling the count:
+    /// no published puzzle comes near, but a near-empty board of a weakly
+    /// constrained type could search for hours.
+    GaveUp,
 }
+
+/// Search nodes a solver may visit for one puzzle. The hardest real puzzles
+/// of every type need a few thousand at most.
+pub const SEARCH_LIMIT: u64 = 50_000;
 
 impl Status {
     /// The archive's `solutions` value: 0, 1, or 2 for "two or more".
     pub const fn count(&self) -> u8 {
         match self {
-            Status::Contradiction(_) | Status::Unsolvable => 0,
+            Status::Contradiction(_) | Status::Unsolvable | Status::GaveUp => 0,
             Status::Unique(_) => 1,
             Status::Multiple => 2,
         }

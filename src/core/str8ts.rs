@@ -162,6 +162,7 @@ pub fn analyse(s: &str) -> Result<Analysis, Error> {
                 Solutions::None => Status::Unsolvable,
                 Solutions::Unique(sol) => Status::Unique(sol.digits()),
                 Solutions::Multiple => Status::Multiple,
+                Solutions::GaveUp => Status::GaveUp,
             };
             (propagated, status)
         }

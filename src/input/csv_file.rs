@@ -13,8 +13,48 @@ const PUZZLE_HEADERS: &[&str] = &[
     "grid", "bd", "problem", "question",
 ];
 
+/// The longest CSV line kept. The csv crate holds a whole record in memory,
+/// so a longer line is cut here (the rest up to its newline is dropped) and
+/// its record is then rejected like any other malformed one.
+const CSV_LINE_CAP: usize = 64 * 1024;
+
+/// Passes bytes through, except those beyond [`CSV_LINE_CAP`] in a line.
+struct LineCap<R> {
+    inner: R,
+    in_line: usize,
+}
+
+impl<R: Read> Read for LineCap<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let n = self.inner.read(buf)?;
+            if n == 0 {
+                return Ok(0);
+            }
+            let mut kept = 0;
+            for i in 0..n {
+                let b = buf[i];
+                if b == b'\n' {
+                    self.in_line = 0;
+                } else {
+                    self.in_line += 1;
+                    if self.in_line > CSV_LINE_CAP {
+                        continue;
+                    }
+                }
+                buf[kept] = b;
+                kept += 1;
+            }
+            // A read that was all dropped bytes must not look like the end.
+            if kept > 0 {
+                return Ok(kept);
+            }
+        }
+    }
+}
+
 pub struct CsvReader<R> {
-    inner: csv::Reader<R>,
+    inner: csv::Reader<LineCap<R>>,
     choice: Option<ColumnChoice>,
     /// Resolved once the first record is seen.
     column: Option<usize>,
@@ -28,7 +68,10 @@ impl<R: Read> CsvReader<R> {
             .has_headers(false)
             .flexible(true)
             .delimiter(delimiter)
-            .from_reader(read);
+            .from_reader(LineCap {
+                inner: read,
+                in_line: 0,
+            });
         CsvReader {
             inner,
             choice,
@@ -243,6 +286,16 @@ mod tests {
             e.to_string().contains("\"zz\" is not in the header (a, b)"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn an_endless_line_is_cut_and_the_next_record_survives() {
+        let q = "0".repeat(81);
+        let long = "9".repeat(3 * CSV_LINE_CAP);
+        let got = fields(&format!("puzzle\n{long}\n{q}\n"), None);
+        assert_eq!(got.len(), 3);
+        assert_eq!(got[1].1.len(), CSV_LINE_CAP);
+        assert_eq!(got[2], (3, q));
     }
 
     #[test]

@@ -74,6 +74,14 @@ pub fn analyse_token(token: &str, settings: Settings) -> Outcome {
                 "contradiction",
                 format!("{}: propagation reached a contradiction: {why}", a.kind),
             ),
+            Status::GaveUp => reject(
+                "search-limit",
+                format!(
+                    "{}: the solution count was not settled within {} search nodes",
+                    a.kind,
+                    crate::core::puzzle::SEARCH_LIMIT
+                ),
+            ),
             Status::Unsolvable => reject(
                 "unsolvable",
                 format!("{}: the puzzle has no solution", a.kind),

@@ -7,6 +7,7 @@
 //! board on the stack and never allocates. Knows nothing of strings.
 
 use crate::core::grid::{CELLS, PEERS, UNITS, box_of};
+use crate::core::puzzle::SEARCH_LIMIT;
 
 use super::cages::combinations;
 
@@ -59,6 +60,8 @@ pub struct Solver {
 #[derive(Clone, Copy, Debug)]
 pub struct Count {
     pub found: u8,
+    /// Search nodes visited; past [`SEARCH_LIMIT`] the search gives up.
+    pub nodes: u64,
     pub solution: [u16; CELLS],
 }
 
@@ -267,6 +270,7 @@ impl Solver {
     pub fn count(&self, b: &Board) -> Count {
         let mut count = Count {
             found: 0,
+            nodes: 0,
             solution: [0; CELLS],
         };
         self.search(b, &mut count);
@@ -274,6 +278,10 @@ impl Solver {
     }
 
     fn search(&self, b: &Board, count: &mut Count) {
+        count.nodes += 1;
+        if count.nodes > SEARCH_LIMIT {
+            return;
+        }
         let mut best = None;
         let mut fewest = u32::MAX;
         for (c, &m) in b.cand.iter().enumerate() {
@@ -301,7 +309,7 @@ impl Solver {
             next.cand[c] = bit;
             if self.propagate(&mut next).is_ok() {
                 self.search(&next, count);
-                if count.found >= 2 {
+                if count.found >= 2 || count.nodes > SEARCH_LIMIT {
                     return;
                 }
             }

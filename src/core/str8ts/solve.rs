@@ -15,6 +15,7 @@
 
 use crate::core::grid::CELLS;
 use crate::core::mask::{Digit, Mask, Remaining};
+use crate::core::puzzle::SEARCH_LIMIT;
 
 use super::CELL;
 use super::board::Board;
@@ -55,6 +56,8 @@ pub enum Solutions {
     Unique(Box<Board>),
     /// Two or more (the search stopped at the second).
     Multiple,
+    /// The search hit [`SEARCH_LIMIT`] nodes first.
+    GaveUp,
 }
 
 /// Why propagation stopped: kept small and cheap because the search meets
@@ -147,7 +150,11 @@ pub fn solve(board: &Board) -> Solutions {
     }
     let mut found = None;
     let mut count = 0;
-    rules.search(cells, spread, &mut count, &mut found);
+    let mut nodes = 0;
+    rules.search(cells, spread, &mut count, &mut found, &mut nodes);
+    if nodes > SEARCH_LIMIT && count < 2 {
+        return Solutions::GaveUp;
+    }
     match (count, found) {
         (0, _) => Solutions::None,
         (1, Some(cells)) => Solutions::Unique(Box::new(board.with_masks(cells))),
@@ -164,7 +171,12 @@ impl Rules<'_> {
         spread: [bool; CELLS],
         count: &mut u32,
         found: &mut Option<[Mask; CELLS]>,
+        nodes: &mut u64,
     ) {
+        *nodes += 1;
+        if *nodes > SEARCH_LIMIT {
+            return;
+        }
         let mut best: Option<(usize, u32)> = None;
         for (i, m) in cells.iter().enumerate() {
             let n = m.len();
@@ -192,8 +204,8 @@ impl Rules<'_> {
                 .propagate(&mut next, &mut next_spread, self.member[i])
                 .is_ok()
             {
-                self.search(next, next_spread, count, found);
-                if *count >= 2 {
+                self.search(next, next_spread, count, found, nodes);
+                if *count >= 2 || *nodes > SEARCH_LIMIT {
                     return;
                 }
             }

@@ -1,0 +1,28 @@
+//! Any bytes as a text file and as a CSV file through the per-line pipeline
+//! (reader, extraction, analysis): no panic, every rejection with a code and
+//! a message.
+
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use sudoku_archive::core::puzzle::TypeHint;
+use sudoku_archive::input::ChunkReader;
+use sudoku_archive::input::csv_file::CsvReader;
+use sudoku_archive::input::text::TextReader;
+use sudoku_archive::pipeline::process::{Outcome, process};
+
+fn run(mut reader: impl ChunkReader) {
+    // A read error is reported by the CLI, not a crash.
+    while let Ok(Some(chunk)) = reader.next_chunk() {
+        for item in &chunk.items {
+            if let Outcome::Rejected(r) = process(&chunk, item, TypeHint::Auto) {
+                assert!(!r.code.is_empty() && !r.message.is_empty(), "{r:?}");
+            }
+        }
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    run(TextReader::new(data));
+    run(CsvReader::new(data, b',', None));
+});
