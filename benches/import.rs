@@ -8,7 +8,8 @@
 //! Then times, in the same run, `sqlite3 .import` of that file into a plain
 //! table (no parsing, no checks, no index: the floor) and the full
 //! `sudoku-archive import` into a fresh archive, and prints both, their
-//! ratio, the rate, the import's peak memory, and the rate of each million.
+//! ratio, the rate, the import's peak memory, and the rate of each million;
+//! with one million, also the import with `--no-canonical`, for scale.
 //!
 //! Run: `cargo bench --bench import [-- --millions N] [--corpora DIR]`
 //! (needs the `sqlite3` shell: `scripts/bench.sh` installs it).
@@ -92,7 +93,9 @@ fn generate(path: &Path, lines: usize, corpora: &Path) -> std::io::Result<()> {
         return Ok(());
     }
     eprintln!("making {} ({lines} lines) ...", path.display());
-    let mut pools: Vec<(Vec<Option<Base>>, Vec<[u8; 81]>, u32)> = Vec::new();
+    // Per corpus: its puzzles, their bases once solved, and its share.
+    type Pool = (Vec<Option<Base>>, Vec<[u8; 81]>, u32);
+    let mut pools: Vec<Pool> = Vec::new();
     for (name, share) in MIX {
         let rel = common::CORPUS_FILES
             .iter()
@@ -180,11 +183,13 @@ struct ImportRun {
 
 /// The full import into a fresh archive, watching its progress in the
 /// archive's `imports` row (committed with every batch) to time each million.
-fn full_import(file: &Path, db: &Path) -> ImportRun {
+fn full_import(file: &Path, db: &Path, extra: &[&str]) -> ImportRun {
     remove_db(db);
     let start = Instant::now();
     let child = Command::new(BIN)
-        .args(["import", "--json", "--quiet", "--db"])
+        .args(["import", "--json", "--quiet"])
+        .args(extra)
+        .arg("--db")
         .arg(db)
         .arg(file)
         .stdout(Stdio::piped())
@@ -254,29 +259,50 @@ fn main() {
         file.display()
     );
     let floor = sqlite_floor(&file, &dir.join("floor.sqlite"));
-    let run = full_import(&file, &dir.join("bench.sqlite"));
+    let run = full_import(&file, &dir.join("bench.sqlite"), &[]);
     remove_db(&dir.join("bench.sqlite"));
+    // The isomorph canonical form (issue 7) is on by default and is the
+    // costliest step after solving: the same import without it, for scale.
+    let bare = (millions == 1).then(|| {
+        let r = full_import(&file, &dir.join("bench.sqlite"), &["--no-canonical"]);
+        remove_db(&dir.join("bench.sqlite"));
+        r
+    });
     let s = &run.summary;
     let n = |k: &str| s[k].as_u64().unwrap_or(0);
     let rss = n("peak_rss_kib") as f64 / 1024.0;
     println!(
-        "{:<28} {:>9} {:>12} {:>10}",
+        "{:<30} {:>9} {:>12} {:>10}",
         "step", "seconds", "lines/s", "peak RSS"
     );
     println!(
-        "{:<28} {:>9.2} {:>12.0} {:>10}",
+        "{:<30} {:>9.2} {:>12.0} {:>10}",
         "sqlite3 .import (floor)",
         floor,
         lines as f64 / floor,
         "-"
     );
     println!(
-        "{:<28} {:>9.2} {:>12.0} {:>6.0} MiB",
+        "{:<30} {:>9.2} {:>12.0} {:>6.0} MiB",
         "sudoku-archive import",
         run.seconds,
         lines as f64 / run.seconds,
         rss
     );
+    if let Some(b) = &bare {
+        let kib = b.summary["peak_rss_kib"].as_u64().unwrap_or(0);
+        println!(
+            "{:<30} {:>9.2} {:>12.0} {:>6.0} MiB",
+            "  ... with --no-canonical",
+            b.seconds,
+            lines as f64 / b.seconds,
+            kib as f64 / 1024.0
+        );
+        println!(
+            "ratio import --no-canonical/floor: {:.2}x",
+            b.seconds / floor
+        );
+    }
     println!(
         "ratio import/floor: {:.2}x (target <= 2.50x)",
         run.seconds / floor
