@@ -1,0 +1,115 @@
+//! Shared by the `import` and `solver` benchmarks: where the corpora are,
+//! how to read their classic puzzles, a tiny seeded PRNG, and the facts
+//! (cores, commit) printed with every table so runs can be compared.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The corpora folder: `--corpora DIR`, else `$SUDOKU_CORPORA`, else
+/// `/work/shared/corpora` (the benchmarks need it; the build and tests don't).
+pub fn corpora_dir() -> PathBuf {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--corpora")
+        && let Some(d) = args.get(i + 1)
+    {
+        return PathBuf::from(d);
+    }
+    std::env::var_os("SUDOKU_CORPORA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/work/shared/corpora"))
+}
+
+/// The value of `--NAME V` on the command line.
+pub fn flag(name: &str) -> Option<String> {
+    let args: Vec<String> = std::env::args().collect();
+    let i = args.iter().position(|a| a == name)?;
+    args.get(i + 1).cloned()
+}
+
+/// The classic corpus files the benchmarks use, by short name.
+pub const CORPUS_FILES: &[(&str, &str)] = &[
+    ("kaggle", "classic/kaggle_1m_first10k.csv"),
+    ("17-clue", "classic/17clue_royle_49158.txt"),
+    ("top1465", "classic/top1465.txt"),
+    ("hardest-1905", "classic/forum_hardest_1905_11plus.txt"),
+    ("hardest-1106", "classic/forum_hardest_1106.txt"),
+];
+
+/// Reads the classic puzzles of a corpus file: the first 81 characters of
+/// each line (or the first field of a CSV line) made of digits and `.`,
+/// `.` read as 0. Comment, header and other lines are left out.
+pub fn read_puzzles(path: &Path) -> Vec<[u8; 81]> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e} (set --corpora DIR)", path.display()));
+    text.lines()
+        .filter_map(|l| {
+            let b = l.as_bytes().get(..81)?;
+            let mut g = [0u8; 81];
+            for (d, &c) in g.iter_mut().zip(b) {
+                *d = match c {
+                    b'1'..=b'9' => c - b'0',
+                    b'0' | b'.' => 0,
+                    _ => return None,
+                };
+            }
+            Some(g)
+        })
+        .collect()
+}
+
+/// splitmix64: tiny, seedable, and good enough to shuffle grids.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (((self.next() >> 32) * n as u64) >> 32) as usize
+    }
+
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            v.swap(i, self.below(i + 1));
+        }
+    }
+}
+
+/// Cores, commit (with `+dirty` for uncommitted changes) and CPU model.
+pub fn machine_line() -> String {
+    let cores = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(0);
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+            .unwrap_or_default()
+    };
+    let commit = git(&["rev-parse", "--short", "HEAD"]);
+    let dirty = if git(&["status", "--porcelain", "--untracked-files=no"]).is_empty() {
+        ""
+    } else {
+        "+dirty"
+    };
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|m| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown cpu".into());
+    format!("cores: {cores}, commit: {commit}{dirty}, cpu: {cpu}")
+}

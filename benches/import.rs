@@ -1,0 +1,338 @@
+//! Import throughput against the floor of `sqlite3 .import`.
+//!
+//! Makes (once, then reuses) a CSV `quizzes,solutions` file of N million
+//! classic puzzles: random isomorphic transformations (digit relabelling,
+//! row and column swaps within bands and stacks, band and stack swaps,
+//! transpose) of real corpus puzzles in a fixed mix with a fixed seed, so
+//! the puzzles are real, nearly all distinct, and of realistic difficulty.
+//! Then times, in the same run, `sqlite3 .import` of that file into a plain
+//! table (no parsing, no checks, no index: the floor) and the full
+//! `sudoku-archive import` into a fresh archive, and prints both, their
+//! ratio, the rate, the import's peak memory, and the rate of each million;
+//! with one million, also the import with `--no-canonical`, for scale.
+//!
+//! Run: `cargo bench --bench import [-- --millions N] [--corpora DIR]`
+//! (needs the `sqlite3` shell: `scripts/bench.sh` installs it).
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use sudoku_archive::core::sudoku::count_solutions;
+
+mod common;
+use common::Rng;
+
+const SEED: u64 = 0x5D0C_u64 << 32 | 2026;
+const BIN: &str = env!("CARGO_BIN_EXE_sudoku-archive");
+
+/// The mix, in parts per thousand: (corpus, share). The rest (10) are exact
+/// repeats of a recent line, so deduplication is exercised too.
+const MIX: &[(&str, u32)] = &[
+    ("kaggle", 800),
+    ("17-clue", 150),
+    ("hardest-1905", 30),
+    ("top1465", 5),
+    ("hardest-1106", 5),
+];
+const REPEATS: u32 = 10;
+
+/// One base puzzle and its solution, ready to transform.
+struct Base {
+    puzzle: [u8; 81],
+    solution: Option<[u8; 81]>,
+}
+
+/// A random symmetry of the Sudoku grid: new cell (r, c) takes old cell
+/// (rows[r], cols[c]) (transposed first when `transpose`), digits relabelled.
+fn transform(rng: &mut Rng) -> impl Fn(&[u8; 81]) -> [u8; 81] {
+    let line_perm = |rng: &mut Rng| {
+        let mut bands = [0usize, 1, 2];
+        rng.shuffle(&mut bands);
+        let mut out = [0usize; 9];
+        for (b, &band) in bands.iter().enumerate() {
+            let mut within = [0usize, 1, 2];
+            rng.shuffle(&mut within);
+            for (i, &w) in within.iter().enumerate() {
+                out[b * 3 + i] = band * 3 + w;
+            }
+        }
+        out
+    };
+    let rows = line_perm(rng);
+    let cols = line_perm(rng);
+    let transpose = rng.below(2) == 1;
+    let mut digits = [0u8, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+    rng.shuffle(&mut digits[1..]);
+    move |g| {
+        let mut out = [0u8; 81];
+        for r in 0..9 {
+            for c in 0..9 {
+                let (sr, sc) = (rows[r], cols[c]);
+                let v = if transpose {
+                    g[sc * 9 + sr]
+                } else {
+                    g[sr * 9 + sc]
+                };
+                out[r * 9 + c] = digits[v as usize];
+            }
+        }
+        out
+    }
+}
+
+fn digits(g: &[u8; 81]) -> String {
+    g.iter().map(|&d| (b'0' + d) as char).collect()
+}
+
+/// Writes the benchmark file unless it is already there.
+fn generate(path: &Path, lines: usize, corpora: &Path) -> std::io::Result<()> {
+    if path.exists() {
+        return Ok(());
+    }
+    eprintln!("making {} ({lines} lines) ...", path.display());
+    // Per corpus: its puzzles, their bases once solved, and its share.
+    type Pool = (Vec<Option<Base>>, Vec<[u8; 81]>, u32);
+    let mut pools: Vec<Pool> = Vec::new();
+    for (name, share) in MIX {
+        let rel = common::CORPUS_FILES
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, r)| *r)
+            .unwrap_or_default();
+        let puzzles = common::read_puzzles(&corpora.join(rel));
+        pools.push(((0..puzzles.len()).map(|_| None).collect(), puzzles, *share));
+    }
+    let mut rng = Rng(SEED);
+    let tmp = path.with_extension("tmp");
+    let mut out = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
+    writeln!(out, "quizzes,solutions")?;
+    let mut recent: Vec<String> = Vec::with_capacity(4096);
+    for i in 0..lines {
+        let mut pick = rng.below(1000) as u32;
+        if pick < REPEATS && !recent.is_empty() {
+            let line = &recent[rng.below(recent.len())];
+            writeln!(out, "{line}")?;
+            continue;
+        }
+        pick = pick.saturating_sub(REPEATS) * 1000 / (1000 - REPEATS);
+        let mut k = 0;
+        while k + 1 < pools.len() && pick >= pools[k].2 {
+            pick -= pools[k].2;
+            k += 1;
+        }
+        let (cache, puzzles, _) = &mut pools[k];
+        let j = rng.below(puzzles.len());
+        // Solutions are found once per base puzzle, then transformed with it.
+        let base = cache[j].get_or_insert_with(|| Base {
+            puzzle: puzzles[j],
+            solution: count_solutions(&puzzles[j], 1).first,
+        });
+        let t = transform(&mut rng);
+        let line = format!(
+            "{},{}",
+            digits(&t(&base.puzzle)),
+            base.solution.map(|s| digits(&t(&s))).unwrap_or_default()
+        );
+        writeln!(out, "{line}")?;
+        if recent.len() < 4096 {
+            recent.push(line);
+        } else {
+            recent[i % 4096] = line;
+        }
+    }
+    out.flush()?;
+    drop(out);
+    std::fs::rename(&tmp, path)
+}
+
+fn remove_db(path: &Path) {
+    for suffix in ["", "-wal", "-shm", "-journal"] {
+        let mut p = path.as_os_str().to_owned();
+        p.push(suffix);
+        let _ = std::fs::remove_file(PathBuf::from(p));
+    }
+}
+
+/// `sqlite3 DB ".mode csv" ".import FILE t"` into a fresh database: seconds.
+fn sqlite_floor(file: &Path, db: &Path) -> f64 {
+    remove_db(db);
+    let start = Instant::now();
+    let status = Command::new("sqlite3")
+        .arg(db)
+        .arg(".mode csv")
+        .arg(format!(".import {} t", file.display()))
+        .status()
+        .unwrap_or_else(|e| {
+            panic!("cannot run sqlite3 ({e}): run scripts/bench.sh, which installs it")
+        });
+    assert!(status.success(), "sqlite3 .import failed");
+    let secs = start.elapsed().as_secs_f64();
+    remove_db(db);
+    secs
+}
+
+struct ImportRun {
+    seconds: f64,
+    summary: serde_json::Value,
+    /// Seconds at which the archive's line count passed each million.
+    millions: Vec<f64>,
+}
+
+/// The full import into a fresh archive, watching its progress in the
+/// archive's `imports` row (committed with every batch) to time each million.
+fn full_import(file: &Path, db: &Path, extra: &[&str]) -> ImportRun {
+    remove_db(db);
+    let start = Instant::now();
+    let child = Command::new(BIN)
+        .args(["import", "--json", "--quiet"])
+        .args(extra)
+        .arg("--db")
+        .arg(db)
+        .arg(file)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run sudoku-archive");
+    let mut millions = Vec::new();
+    let watcher = {
+        let db = db.to_path_buf();
+        std::thread::spawn(move || {
+            let mut marks = Vec::new();
+            let mut conn = None;
+            loop {
+                std::thread::sleep(Duration::from_millis(50));
+                if conn.is_none() && db.exists() {
+                    conn = rusqlite::Connection::open_with_flags(
+                        &db,
+                        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+                    )
+                    .ok();
+                }
+                let Some(c) = &conn else { continue };
+                let r: Result<(i64, Option<String>), _> = c.query_row(
+                    "SELECT lines, finished_at FROM imports ORDER BY id DESC LIMIT 1",
+                    [],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                );
+                if let Ok((lines, finished)) = r {
+                    while (lines as u64) >= (marks.len() as u64 + 1) * 1_000_000 {
+                        marks.push(start.elapsed().as_secs_f64());
+                    }
+                    if finished.is_some() {
+                        return marks;
+                    }
+                }
+            }
+        })
+    };
+    let out = child.wait_with_output().expect("wait for sudoku-archive");
+    let seconds = start.elapsed().as_secs_f64();
+    assert!(out.status.success(), "sudoku-archive import failed");
+    if let Ok(m) = watcher.join() {
+        millions = m;
+    }
+    let summary: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("import --json output");
+    ImportRun {
+        seconds,
+        summary,
+        millions,
+    }
+}
+
+fn main() {
+    let corpora = common::corpora_dir();
+    let millions: usize = common::flag("--millions")
+        .and_then(|m| m.parse().ok())
+        .unwrap_or(1);
+    let lines = millions * 1_000_000;
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
+    std::fs::create_dir_all(&dir).expect("create target/bench-data");
+    let file = dir.join(format!("classic-mix-{millions}m-{SEED:x}.csv"));
+    generate(&file, lines, &corpora).expect("write the benchmark file");
+
+    println!("import benchmark ({})", common::machine_line());
+    println!(
+        "input: {} ({lines} puzzles: 80% kaggle, 15% 17-clue, 4% hardest sets, 1% repeats)",
+        file.display()
+    );
+    let floor = sqlite_floor(&file, &dir.join("floor.sqlite"));
+    let run = full_import(&file, &dir.join("bench.sqlite"), &[]);
+    remove_db(&dir.join("bench.sqlite"));
+    // The isomorph canonical form (issue 7) is on by default and is the
+    // costliest step after solving: the same import without it, for scale.
+    let bare = (millions == 1).then(|| {
+        let r = full_import(&file, &dir.join("bench.sqlite"), &["--no-canonical"]);
+        remove_db(&dir.join("bench.sqlite"));
+        r
+    });
+    let s = &run.summary;
+    let n = |k: &str| s[k].as_u64().unwrap_or(0);
+    let rss = n("peak_rss_kib") as f64 / 1024.0;
+    println!(
+        "{:<30} {:>9} {:>12} {:>10}",
+        "step", "seconds", "lines/s", "peak RSS"
+    );
+    println!(
+        "{:<30} {:>9.2} {:>12.0} {:>10}",
+        "sqlite3 .import (floor)",
+        floor,
+        lines as f64 / floor,
+        "-"
+    );
+    println!(
+        "{:<30} {:>9.2} {:>12.0} {:>6.0} MiB",
+        "sudoku-archive import",
+        run.seconds,
+        lines as f64 / run.seconds,
+        rss
+    );
+    if let Some(b) = &bare {
+        let kib = b.summary["peak_rss_kib"].as_u64().unwrap_or(0);
+        println!(
+            "{:<30} {:>9.2} {:>12.0} {:>6.0} MiB",
+            "  ... with --no-canonical",
+            b.seconds,
+            lines as f64 / b.seconds,
+            kib as f64 / 1024.0
+        );
+        println!(
+            "ratio import --no-canonical/floor: {:.2}x",
+            b.seconds / floor
+        );
+    }
+    println!(
+        "ratio import/floor: {:.2}x (target <= 2.50x)",
+        run.seconds / floor
+    );
+    println!(
+        "lines {} = stored {} + duplicates {} + rejected {} + skipped {}",
+        n("lines"),
+        n("stored"),
+        n("duplicates"),
+        n("rejected"),
+        n("skipped")
+    );
+    if !run.millions.is_empty() {
+        let mut prev = 0.0;
+        let rates: Vec<f64> = run
+            .millions
+            .iter()
+            .map(|&t| {
+                let r = 1e6 / (t - prev).max(1e-9);
+                prev = t;
+                r
+            })
+            .collect();
+        let shown: Vec<String> = rates.iter().map(|r| format!("{r:.0}")).collect();
+        println!("lines/s of each million: {}", shown.join(", "));
+        if let (Some(first), Some(last)) = (rates.first(), rates.last())
+            && rates.len() > 1
+        {
+            println!("last million / first: {:.2} (target >= 0.50)", last / first);
+        }
+    }
+    println!("peak RSS {rss:.0} MiB (target < 512 MiB)");
+}

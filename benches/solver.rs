@@ -1,0 +1,100 @@
+//! Classic solver throughput: the solution count (up to 2, keeping the
+//! solution) over each corpus file, against the `sudoku` crate's
+//! `solutions_count_up_to(2)` on the same puzzles in the same run.
+//!
+//! Run: `cargo bench --bench solver [-- --corpora DIR]`. One core; the two
+//! solvers take turns over eighths of each file.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use sudoku_archive::core::sudoku::count_solutions;
+
+mod common;
+
+/// Seconds for `reps` passes of `f` over `puzzles`.
+fn time<T>(puzzles: &[T], reps: usize, f: &mut impl FnMut(&T) -> usize) -> f64 {
+    let start = Instant::now();
+    let mut sum = 0usize;
+    for _ in 0..reps {
+        for p in puzzles {
+            sum += f(black_box(p));
+        }
+    }
+    black_box(sum);
+    start.elapsed().as_secs_f64()
+}
+
+/// Puzzles/s of both solvers over the whole file. The machine is shared,
+/// so they take turns window by window (each window repeated to at least
+/// 40 ms): a burst of load elsewhere then costs both alike instead of
+/// skewing the ratio.
+fn both_rates<A, B>(
+    a: &[A],
+    mut fa: impl FnMut(&A) -> usize,
+    b: &[B],
+    mut fb: impl FnMut(&B) -> usize,
+) -> (f64, f64) {
+    const WINDOWS: usize = 8;
+    let (mut ta, mut tb, mut n) = (0f64, 0f64, 0usize);
+    for w in 0..WINDOWS {
+        let range = a.len() * w / WINDOWS..a.len() * (w + 1) / WINDOWS;
+        let (wa, wb) = (&a[range.clone()], &b[range]);
+        let once = time(wa, 1, &mut fa).max(1e-6);
+        let reps = ((0.04 / once) as usize).max(1);
+        ta += time(wa, reps, &mut fa);
+        tb += time(wb, reps, &mut fb);
+        n += wa.len() * reps;
+    }
+    (n as f64 / ta, n as f64 / tb)
+}
+
+fn main() {
+    let dir = common::corpora_dir();
+    println!("solver benchmark ({})", common::machine_line());
+    println!(
+        "{:<14} {:>8} {:>14} {:>14} {:>7}",
+        "file", "puzzles", "ours/s", "sudoku 0.8/s", "ratio"
+    );
+    let mut worst = f64::INFINITY;
+    // `--file NAME` measures one corpus file only (e.g. under callgrind).
+    let only = common::flag("--file");
+    for (name, rel) in common::CORPUS_FILES {
+        if only.as_deref().is_some_and(|o| o != *name) {
+            continue;
+        }
+        let puzzles = common::read_puzzles(&dir.join(rel));
+        let crate_puzzles: Vec<sudoku::Sudoku> = puzzles
+            .iter()
+            .map(|p| sudoku::Sudoku::from_bytes(*p).expect("corpus puzzle"))
+            .collect();
+        // Warm up both, and check they agree on every puzzle.
+        for (p, s) in puzzles.iter().zip(&crate_puzzles) {
+            assert_eq!(
+                count_solutions(p, 2).count,
+                s.solutions_count_up_to(2),
+                "the solvers disagree on a puzzle of {name}"
+            );
+        }
+        let (ours, theirs) = both_rates(
+            &puzzles,
+            |p| {
+                let s = count_solutions(p, 2);
+                s.count + s.first.map_or(0, |g| usize::from(g[80]))
+            },
+            &crate_puzzles,
+            |s| s.solutions_count_up_to(2),
+        );
+        let ratio = ours / theirs;
+        worst = worst.min(ratio);
+        println!(
+            "{:<14} {:>8} {:>14.0} {:>14.0} {:>7.2}",
+            name,
+            puzzles.len(),
+            ours,
+            theirs,
+            ratio
+        );
+    }
+    println!("lowest ratio: {worst:.2} (target >= 1.00)");
+}
