@@ -1,12 +1,12 @@
-//! Writing one import: the `imports` row, then each processed chunk in one
-//! transaction (puzzles, provenance, rejects and the running counts
+//! Writing one import: the `imports` row, then the processed chunks in batch
+//! transactions (puzzles, provenance, rejects and the running counts
 //! together), so a killed run leaves only whole batches and counts that
 //! match them. Deduplication is the unique index on `puzzles.key`; a key
 //! match with different givens (a hash collision) is reported, never merged.
 
 use std::time::Instant;
 
-use rusqlite::{OptionalExtension, TransactionBehavior, params};
+use rusqlite::{OptionalExtension, params};
 
 use super::{Archive, ArchiveError};
 use crate::input::Item;
@@ -35,6 +35,12 @@ pub enum Dedup {
     Isomorphs,
 }
 
+/// A batch transaction is committed after this many lines or this long,
+/// whichever comes first. Large batches matter: every commit writes each
+/// index page the batch touched, and the key indexes are random.
+const BATCH_LINES: usize = 65_536;
+const BATCH_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// Raw lines are kept up to this many bytes in `rejects.raw`.
 const RAW_KEEP: usize = 1000;
 
@@ -50,6 +56,10 @@ pub struct ImportWriter<'a> {
     pub first_rejects: Vec<String>,
     file_ids: Vec<Option<i64>>,
     progress: Progress,
+    /// When the open batch transaction began, if one is open.
+    batch_started: Option<Instant>,
+    /// Lines written in the open batch.
+    batch_lines: usize,
     /// Size of the input being read, added to the bar's base when it ends.
     current_len: u64,
     started: Instant,
@@ -84,6 +94,8 @@ impl<'a> ImportWriter<'a> {
             file_ids: vec![None; inputs],
             progress,
             current_len: 0,
+            batch_started: None,
+            batch_lines: 0,
             started: Instant::now(),
         })
     }
@@ -91,6 +103,11 @@ impl<'a> ImportWriter<'a> {
     /// Marks the import finished (or failed, with the reason).
     pub fn finish(&mut self, error: Option<&str>) -> Result<(), ArchiveError> {
         self.progress.finish();
+        if error.is_some() {
+            self.rollback();
+        } else {
+            self.commit()?;
+        }
         let status = if error.is_some() {
             "failed"
         } else {
@@ -108,6 +125,27 @@ impl<'a> ImportWriter<'a> {
             .map_err(|e| ArchiveError::sql("recording the end of the import", e))
     }
 
+    /// Commits the open batch, if any.
+    fn commit(&mut self) -> Result<(), ArchiveError> {
+        if self.batch_started.take().is_some() {
+            self.batch_lines = 0;
+            self.archive
+                .conn
+                .execute_batch("COMMIT")
+                .map_err(|e| ArchiveError::sql("committing a batch", e))?;
+        }
+        Ok(())
+    }
+
+    /// Drops the open batch after a failure: the archive keeps only whole batches.
+    fn rollback(&mut self) {
+        if self.batch_started.take().is_some() {
+            self.batch_lines = 0;
+            // A failed ROLLBACK means SQLite already rolled back (e.g. on SQLITE_FULL).
+            let _ = self.archive.conn.execute_batch("ROLLBACK");
+        }
+    }
+
     fn file_id(&mut self, path: &str) -> Result<i64, ArchiveError> {
         let c = &self.archive.conn;
         c.execute("INSERT OR IGNORE INTO files (path) VALUES (?1)", [path])
@@ -122,11 +160,17 @@ impl<'a> ImportWriter<'a> {
         let mut counts = self.counts;
         let mut shown = Vec::new();
         let sql = |e| ArchiveError::sql("writing a batch", e);
-        let tx = self
-            .archive
-            .conn
-            .transaction_with_behavior(TransactionBehavior::Immediate)
-            .map_err(|e| ArchiveError::sql("starting a batch", e))?;
+        let batch_started = match self.batch_started {
+            Some(t) => t,
+            None => {
+                self.archive
+                    .conn
+                    .execute_batch("BEGIN IMMEDIATE")
+                    .map_err(|e| ArchiveError::sql("starting a batch", e))?;
+                *self.batch_started.insert(Instant::now())
+            }
+        };
+        let tx = &self.archive.conn;
         {
             let mut insert = tx
                 .prepare_cached(
@@ -252,8 +296,10 @@ impl<'a> ImportWriter<'a> {
             )
             .map_err(sql)?;
         }
-        tx.commit()
-            .map_err(|e| ArchiveError::sql("committing a batch", e))?;
+        self.batch_lines += p.chunk.items.len();
+        if self.batch_lines >= BATCH_LINES || batch_started.elapsed() >= BATCH_TIME {
+            self.commit()?;
+        }
         self.counts = counts;
         for line in shown {
             if self.first_rejects.len() < SHOWN_REJECTS {
