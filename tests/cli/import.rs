@@ -293,3 +293,51 @@ fn an_archive_from_a_newer_version_is_refused() {
         );
     }
 }
+
+#[test]
+fn a_file_that_grew_stores_only_its_new_lines() {
+    let w = Workdir::new();
+    let lines: Vec<String> = std::fs::read_to_string(data("classic/top1465.txt"))
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(String::from)
+        .collect();
+    let f = w.write("growing.txt", lines[..1000].join("\n") + "\n");
+    let first = w.import(&[&f], &[]);
+    assert_eq!(n(&first, "stored"), 1000);
+    w.write("growing.txt", lines.join("\n") + "\n");
+    let second = w.import(&[&f], &[]);
+    let got = (n(&second, "stored"), n(&second, "duplicates"));
+    assert_eq!(got, (465, 1000), "{second}");
+    assert_eq!(w.count("SELECT count(*) FROM sources"), 1465);
+}
+
+#[test]
+fn a_csv_column_can_be_chosen_by_name_or_number() {
+    let w = Workdir::new();
+    let p = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let q = p.replace('4', "0");
+    let f = w.write("two.csv", format!("first,second\n{p},{q}\n"));
+    let by_name = w.import(&[&f], &["--column", "second", "--db", "name.sqlite"]);
+    let by_number = w.import(&[&f], &["--column", "2", "--db", "number.sqlite"]);
+    let default = w.import(&[&f], &["--db", "default.sqlite"]);
+    for (s, db, want) in [
+        (by_name, "name", &q),
+        (by_number, "number", &q),
+        (default, "default", &p.replace('.', "0")),
+    ] {
+        assert_eq!((n(&s, "stored"), n(&s, "skipped")), (1, 1), "{db}: {s}");
+        let conn = rusqlite::Connection::open(w.path(&format!("{db}.sqlite"))).unwrap();
+        let givens: String = conn
+            .query_row("SELECT givens FROM puzzles", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(&givens, &want.replace('.', "0"), "{db}");
+    }
+    let out = w.output(&["import", "--column", "third", f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("\"third\" is not in the header"),
+        "{out:?}"
+    );
+}
