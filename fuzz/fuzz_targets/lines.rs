@@ -9,13 +9,13 @@ use sudoku_archive::core::puzzle::TypeHint;
 use sudoku_archive::input::ChunkReader;
 use sudoku_archive::input::csv_file::CsvReader;
 use sudoku_archive::input::text::TextReader;
-use sudoku_archive::pipeline::process::{Outcome, process};
+use sudoku_archive::pipeline::process::{Outcome, Settings, process};
 
 fn run(mut reader: impl ChunkReader) {
     // A read error is reported by the CLI, not a crash.
     while let Ok(Some(chunk)) = reader.next_chunk() {
         for item in &chunk.items {
-            if let Outcome::Rejected(r) = process(&chunk, item, TypeHint::Auto) {
+            if let Outcome::Rejected(r) = process(&chunk, item, Settings { hint: TypeHint::Auto, canonical: true }) {
                 assert!(!r.code.is_empty() && !r.message.is_empty(), "{r:?}");
             }
         }
