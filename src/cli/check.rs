@@ -30,11 +30,10 @@ impl Sink for Report {
 
     fn begin_input(
         &mut self,
-        index: usize,
+        _index: usize,
         _input: &Input,
         _len: Option<u64>,
     ) -> Result<(), Infallible> {
-        let _ = index;
         Ok(())
     }
 

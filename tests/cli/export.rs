@@ -18,15 +18,10 @@ fn export_prints_givens_packed_and_urls_that_import_back_to_the_same_puzzles() {
             again["stored"], 95,
             "{form} export re-imports as the same 95 puzzles"
         );
-        let conn = rusqlite::Connection::open(w.path(&format!("{form}.sqlite"))).unwrap();
-        let mut st = conn
-            .prepare("SELECT givens FROM puzzles ORDER BY id")
-            .unwrap();
-        let back: Vec<String> = st
-            .query_map([], |r| r.get(0))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect();
+        let back = w.strings_in(
+            &format!("{form}.sqlite"),
+            "SELECT givens FROM puzzles ORDER BY id",
+        );
         assert_eq!(back.join("\n") + "\n", givens, "{form}");
     }
     let urls = w.run(&["export", "--form", "url"]);

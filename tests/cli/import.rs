@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use crate::util::{Workdir, data, line_count, n, sample, solves_classic};
+use crate::util::{PUZZLE_ROWS, Workdir, data, line_count, n, sample, solves_classic};
 
 /// (file under tests/data, stored, skipped) for classic corpora of unique puzzles.
 const UNIQUE_CORPORA: &[(&str, u64, u64)] = &[
@@ -186,23 +186,11 @@ fn results_do_not_depend_on_the_number_of_threads() {
         let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
         args.extend(names.iter().map(String::as_str));
         w.run(&args);
-        let conn = rusqlite::Connection::open(w.path(db)).unwrap();
-        let mut st = conn
-            .prepare("SELECT id || type || clues || givens || encoding || solutions || ifnull(solution, '') FROM puzzles ORDER BY id")
-            .unwrap();
-        let rows: Vec<String> = st
-            .query_map([], |r| r.get(0))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect();
-        let mut st = conn
-            .prepare("SELECT line || reason || message FROM rejects ORDER BY id")
-            .unwrap();
-        let rejects: Vec<String> = st
-            .query_map([], |r| r.get(0))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect();
+        let rows = w.strings_in(db, PUZZLE_ROWS);
+        let rejects = w.strings_in(
+            db,
+            "SELECT line || reason || message FROM rejects ORDER BY id",
+        );
         (rows, rejects)
     };
     assert_eq!(dump("one.sqlite", "1"), dump("two.sqlite", "2"));

@@ -4,19 +4,12 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::util::{Workdir, data, relabelled_kaggle};
+use crate::util::{PUZZLE_ROWS, Workdir, data, relabelled_kaggle};
 
 /// The archive's content that must not depend on how the import got there.
 fn content(w: &Workdir, db: &str) -> (Vec<String>, i64, i64, String) {
+    let puzzles = w.strings_in(db, PUZZLE_ROWS);
     let conn = rusqlite::Connection::open(w.path(db)).unwrap();
-    let mut st = conn
-        .prepare("SELECT id || type || clues || givens || encoding || solutions || ifnull(solution, '') FROM puzzles ORDER BY id")
-        .unwrap();
-    let puzzles: Vec<String> = st
-        .query_map([], |r| r.get(0))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect();
     let sources: i64 = conn
         .query_row("SELECT count(*) FROM sources", [], |r| r.get(0))
         .unwrap();

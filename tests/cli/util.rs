@@ -7,6 +7,10 @@ use std::process::{Command, Output, Stdio};
 
 use rusqlite::Connection;
 
+/// Every stored puzzle as one string per row, in id order: what must not
+/// depend on how an import got there.
+pub const PUZZLE_ROWS: &str = "SELECT id || type || clues || givens || encoding || solutions || ifnull(solution, '') FROM puzzles ORDER BY id";
+
 pub struct Workdir {
     dir: tempfile::TempDir,
 }
@@ -86,7 +90,12 @@ impl Workdir {
     }
 
     pub fn strings(&self, sql: &str) -> Vec<String> {
-        let db = self.db();
+        self.strings_in("puzzles.sqlite", sql)
+    }
+
+    /// The first column of every row of `sql`, run on the archive file `db`.
+    pub fn strings_in(&self, db: &str, sql: &str) -> Vec<String> {
+        let db = Connection::open(self.path(db)).expect("open archive");
         let mut st = db.prepare(sql).expect(sql);
         st.query_map([], |r| r.get::<_, String>(0))
             .expect(sql)
