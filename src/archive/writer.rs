@@ -41,6 +41,15 @@ pub enum Dedup {
 const BATCH_LINES: usize = 65_536;
 const BATCH_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 
+/// Stores a puzzle unless its key is already there.
+pub(super) const INSERT_PUZZLE: &str = "INSERT INTO puzzles
+    (type, clues, givens, encoding, solutions, solution, import_id, key, canonical)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (key) DO NOTHING";
+
+/// Records where a line's puzzle came from (once per file and line).
+pub(super) const INSERT_SOURCE: &str = "INSERT OR IGNORE INTO sources
+    (file_id, line, puzzle_id, import_id, relation) VALUES (?1, ?2, ?3, ?4, ?5)";
+
 /// Raw lines are kept up to this many bytes in `rejects.raw`.
 const RAW_KEEP: usize = 1000;
 
@@ -172,12 +181,7 @@ impl<'a> ImportWriter<'a> {
         };
         let tx = &self.archive.conn;
         {
-            let mut insert = tx
-                .prepare_cached(
-                    "INSERT INTO puzzles (type, clues, givens, encoding, solutions, solution, import_id, key, canonical)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (key) DO NOTHING",
-                )
-                .map_err(sql)?;
+            let mut insert = tx.prepare_cached(INSERT_PUZZLE).map_err(sql)?;
             let mut by_key = tx
                 .prepare_cached("SELECT id, type, givens FROM puzzles WHERE key = ?1")
                 .map_err(sql)?;
@@ -186,12 +190,7 @@ impl<'a> ImportWriter<'a> {
                     "SELECT id, givens FROM puzzles WHERE type = ?1 AND canonical = ?2 ORDER BY id LIMIT 1",
                 )
                 .map_err(sql)?;
-            let mut source = tx
-                .prepare_cached(
-                    "INSERT OR IGNORE INTO sources (file_id, line, puzzle_id, import_id, relation)
-                     VALUES (?1, ?2, ?3, ?4, ?5)",
-                )
-                .map_err(sql)?;
+            let mut source = tx.prepare_cached(INSERT_SOURCE).map_err(sql)?;
             let mut reject = tx
                 .prepare_cached(
                     "INSERT OR IGNORE INTO rejects (import_id, file_id, line, raw, reason, message)
