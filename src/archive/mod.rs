@@ -63,6 +63,13 @@ impl ArchiveError {
     }
 }
 
+/// Turns SQLite's foreign key enforcement on or off for the connection
+/// (a no-op inside a transaction, so callers set it between them).
+fn set_foreign_keys(conn: &Connection, on: bool) -> Result<(), ArchiveError> {
+    conn.pragma_update(None, "foreign_keys", on)
+        .map_err(|e| ArchiveError::sql("setting foreign key enforcement", e))
+}
+
 /// An open archive.
 pub struct Archive {
     pub conn: Connection,

@@ -4,7 +4,7 @@
 
 use rusqlite::{Connection, TransactionBehavior};
 
-use super::ArchiveError;
+use super::{ArchiveError, set_foreign_keys};
 
 /// Rust code run after a migration's SQL, inside its transaction.
 pub type Fill = fn(&Connection) -> Result<(), ArchiveError>;
@@ -30,8 +30,8 @@ pub const MIGRATIONS: &[Migration] = &[
         fill: Some(|c| super::canonical::fill_missing(c).map(|_| ())),
     },
     Migration {
-        name: "0003_plain_checks.sql",
-        sql: include_str!("../../migrations/0003_plain_checks.sql"),
+        name: "0003_faster_writes.sql",
+        sql: include_str!("../../migrations/0003_faster_writes.sql"),
         fill: None,
     },
 ];
@@ -69,11 +69,6 @@ pub fn migrate(conn: &mut Connection) -> Result<(), ArchiveError> {
     let applied = apply(conn);
     set_foreign_keys(conn, enforced)?;
     applied
-}
-
-fn set_foreign_keys(conn: &Connection, on: bool) -> Result<(), ArchiveError> {
-    conn.pragma_update(None, "foreign_keys", on)
-        .map_err(|e| ArchiveError::sql("setting foreign key enforcement", e))
 }
 
 fn apply(conn: &mut Connection) -> Result<(), ArchiveError> {
@@ -166,12 +161,16 @@ mod tests {
             .unwrap();
         assert_eq!(row, (7, "g".into(), "c".into(), 3));
         let indexes: Vec<String> = conn
-            .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'puzzles' ORDER BY name")
+            .prepare(
+                "SELECT name FROM sqlite_master WHERE type = 'index'
+                     AND tbl_name IN ('puzzles', 'sources') ORDER BY name",
+            )
             .unwrap()
             .query_map([], |r| r.get(0))
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();
+        // sources' own key now leads with the puzzle: no separate index.
         assert_eq!(
             indexes,
             [
@@ -180,6 +179,12 @@ mod tests {
                 "sqlite_autoindex_puzzles_1"
             ]
         );
+        let from: (i64, String, i64) = conn
+            .query_row("SELECT puzzle_id, file, line FROM provenance", [], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .unwrap();
+        assert_eq!(from, (7, "a.txt".into(), 3));
         // Enforcement is back on, and the checks still hold.
         let fk: bool = conn
             .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
@@ -189,6 +194,8 @@ mod tests {
             "INSERT INTO puzzles (type, clues, givens, encoding, solutions, import_id, key) VALUES ('kakuro', 1, 'g', 'e', 1, 1, x'02')",
             "INSERT INTO puzzles (type, clues, givens, encoding, solutions, import_id, key) VALUES ('sudoku', 1, 'g', 'e', 3, 1, x'03')",
             "INSERT INTO puzzles (type, clues, givens, encoding, solutions, import_id, key) VALUES ('sudoku', 1, 'g', 'e', 1, 9, x'04')",
+            "INSERT INTO sources (puzzle_id, file_id, line, import_id, relation) VALUES (7, 1, 4, 1, 'near')",
+            "INSERT INTO sources (puzzle_id, file_id, line, import_id) VALUES (8, 1, 4, 1)",
         ] {
             assert!(conn.execute(bad, []).is_err(), "{bad}");
         }

@@ -42,6 +42,11 @@ fn classic_corpora_import_with_every_line_accounted_for() {
             stored as i64,
             "{file}: one provenance row per line"
         );
+        assert_eq!(
+            w.count("SELECT count(*) FROM pragma_foreign_key_check"),
+            0,
+            "{file}: every row's references hold"
+        );
     }
 }
 
