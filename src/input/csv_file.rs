@@ -22,6 +22,8 @@ const CSV_LINE_CAP: usize = 64 * 1024;
 struct LineCap<R> {
     inner: R,
     in_line: usize,
+    /// Bytes kept per line: [`CSV_LINE_CAP`] (smaller in tests).
+    cap: usize,
 }
 
 impl<R: Read> Read for LineCap<R> {
@@ -31,25 +33,43 @@ impl<R: Read> Read for LineCap<R> {
             if n == 0 {
                 return Ok(0);
             }
-            let mut kept = 0;
-            for i in 0..n {
-                let b = buf[i];
-                if b == b'\n' {
-                    self.in_line = 0;
-                } else {
-                    self.in_line += 1;
-                    if self.in_line > CSV_LINE_CAP {
-                        continue;
-                    }
-                }
-                buf[kept] = b;
-                kept += 1;
-            }
+            let kept = self.keep(&mut buf[..n]);
             // A read that was all dropped bytes must not look like the end.
             if kept > 0 {
                 return Ok(kept);
             }
         }
+    }
+}
+
+impl<R> LineCap<R> {
+    /// Compacts `buf` in place, dropping each line's bytes past the cap;
+    /// returns how many bytes are kept. Whole line pieces move at once, so
+    /// ordinary input (every line short) costs one newline search.
+    fn keep(&mut self, buf: &mut [u8]) -> usize {
+        let mut kept = 0;
+        let mut start = 0;
+        while start < buf.len() {
+            let newline = memchr::memchr(b'\n', &buf[start..]).map(|i| start + i);
+            let end = newline.unwrap_or(buf.len());
+            let content = end - start;
+            let take = content.min(self.cap.saturating_sub(self.in_line));
+            buf.copy_within(start..start + take, kept);
+            kept += take;
+            match newline {
+                Some(i) => {
+                    buf[kept] = b'\n';
+                    kept += 1;
+                    self.in_line = 0;
+                    start = i + 1;
+                }
+                None => {
+                    self.in_line += content;
+                    start = end;
+                }
+            }
+        }
+        kept
     }
 }
 
@@ -60,17 +80,21 @@ pub struct CsvReader<R> {
     column: Option<usize>,
     record: csv::ByteRecord,
     done: bool,
+    /// Data bytes of the last chunk: the next one is presized to match.
+    last_bytes: usize,
 }
 
 impl<R: Read> CsvReader<R> {
     pub fn new(read: R, delimiter: u8, choice: Option<ColumnChoice>) -> Self {
         let inner = csv::ReaderBuilder::new()
+            .buffer_capacity(1 << 16)
             .has_headers(false)
             .flexible(true)
             .delimiter(delimiter)
             .from_reader(LineCap {
                 inner: read,
                 in_line: 0,
+                cap: CSV_LINE_CAP,
             });
         CsvReader {
             inner,
@@ -78,6 +102,7 @@ impl<R: Read> CsvReader<R> {
             column: None,
             record: csv::ByteRecord::new(),
             done: false,
+            last_bytes: 0,
         }
     }
 }
@@ -141,21 +166,20 @@ fn resolve(
 
 impl<R: Read + Send> CsvReader<R> {
     fn push_record(&mut self, chunk: &mut Chunk, line: u64, is_header: bool) {
-        let delimiter_joined = {
-            let mut v = Vec::new();
-            for (i, f) in self.record.iter().enumerate() {
-                if i > 0 {
-                    v.push(b',');
-                }
-                v.extend_from_slice(f);
-                if v.len() > MAX_LINE {
-                    v.truncate(MAX_LINE);
-                    break;
-                }
+        // The record again as one line (fields joined by commas, at most
+        // MAX_LINE bytes), for a reject's `raw`.
+        let start = chunk.data.len();
+        for (i, f) in self.record.iter().enumerate() {
+            if i > 0 {
+                chunk.data.push(b',');
             }
-            v
-        };
-        let raw = chunk.push_raw(&delimiter_joined);
+            chunk.data.extend_from_slice(f);
+            if chunk.data.len() - start > MAX_LINE {
+                chunk.data.truncate(start + MAX_LINE);
+                break;
+            }
+        }
+        let raw = start..chunk.data.len();
         let col = self.column.unwrap_or(0);
         let kind = if is_header {
             ItemKind::Header
@@ -187,7 +211,7 @@ impl<R: Read + Send> ChunkReader for CsvReader<R> {
         if self.done {
             return Ok(None);
         }
-        let mut chunk = Chunk::default();
+        let mut chunk = Chunk::with_capacity(self.last_bytes);
         while chunk.items.len() < CHUNK_LINES {
             let line = self.inner.position().line();
             match self.inner.read_byte_record(&mut self.record) {
@@ -221,6 +245,7 @@ impl<R: Read + Send> ChunkReader for CsvReader<R> {
             }
         }
         chunk.offset = self.inner.position().byte();
+        self.last_bytes = chunk.data.len();
         Ok(if chunk.items.is_empty() {
             None
         } else {
@@ -296,6 +321,48 @@ mod tests {
         assert_eq!(got.len(), 3);
         assert_eq!(got[1].1.len(), CSV_LINE_CAP);
         assert_eq!(got[2], (3, q));
+    }
+
+    /// Reads `input` through a `LineCap` of `cap` bytes per line, the
+    /// source handing out at most `step` bytes per read.
+    fn capped(input: &[u8], cap: usize, step: usize) -> Vec<u8> {
+        struct Trickle<'a>(&'a [u8], usize);
+        impl Read for Trickle<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = self.0.len().min(self.1).min(buf.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let mut r = LineCap {
+            inner: Trickle(input, step),
+            in_line: 0,
+            cap,
+        };
+        let mut out = Vec::new();
+        r.read_to_end(&mut out).unwrap();
+        out
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn line_cap_keeps_the_first_cap_bytes_of_every_line(
+            input in proptest::collection::vec(proptest::sample::select(vec![b'a', b'b', b'\n']), 0..200),
+            cap in 0usize..8,
+            step in 1usize..20,
+        ) {
+            let want: Vec<u8> = input
+                .split_inclusive(|&b| b == b'\n')
+                .flat_map(|line| {
+                    let content = line.strip_suffix(b"\n").unwrap_or(line);
+                    let mut kept = content[..content.len().min(cap)].to_vec();
+                    kept.extend_from_slice(&line[content.len()..]);
+                    kept
+                })
+                .collect();
+            proptest::prop_assert_eq!(capped(&input, cap, step), want);
+        }
     }
 
     #[test]

@@ -137,6 +137,15 @@ pub struct Chunk {
 }
 
 impl Chunk {
+    /// An empty chunk with room for `CHUNK_LINES` items and `bytes` of data.
+    pub fn with_capacity(bytes: usize) -> Chunk {
+        Chunk {
+            data: Vec::with_capacity(bytes),
+            items: Vec::with_capacity(CHUNK_LINES),
+            offset: 0,
+        }
+    }
+
     pub fn bytes(&self, r: &Range<usize>) -> &[u8] {
         self.data.get(r.clone()).unwrap_or_default()
     }
