@@ -37,10 +37,9 @@ const FREE: u8 = u8::MAX;
 /// exotic puzzles).
 pub fn sudoku(givens: &str) -> Result<String, CanonError> {
     let grid = parse(givens)?;
-    Ok(minlex(&grid)
-        .iter()
-        .map(|&d| char::from(b'0' + d))
-        .collect())
+    let bytes: Vec<u8> = minlex(&grid).iter().map(|&d| b'0' + d).collect();
+    // Always ASCII digits, so the conversion cannot fail.
+    Ok(String::from_utf8(bytes).unwrap_or_default())
 }
 
 /// The same form computed by the original, slower search. Kept for the
@@ -343,6 +342,29 @@ impl RowSearch<'_> {
         if i.is_multiple_of(3) {
             start.band = (r / 3) as u8;
         }
+        if start.free_cols == 0 {
+            // Every column placed (so every stack tied): the row is a plain
+            // relabelling, laid out without the branching machinery. Same
+            // cut as `place`: stop once the prefix exceeds the best.
+            let mut out = 0u64;
+            for j in 0..9 {
+                let digit = self.row.digits[usize::from(start.col_of[j]) % 9];
+                out |= u64::from(start.relabel(digit)) << shift(j);
+                if !self.promising(out, j + 1) {
+                    return;
+                }
+            }
+            match out.cmp(&self.best) {
+                Ordering::Less => {
+                    self.best = out;
+                    self.ties.clear();
+                    self.ties.push(start);
+                }
+                Ordering::Equal => self.ties.push(start),
+                Ordering::Greater => {}
+            }
+            return;
+        }
         self.place(
             0,
             Work {
@@ -391,12 +413,15 @@ fn minlex(grid: &[u8; 81]) -> [u8; 81] {
     // searching, so only the rows that reach the least one (and any row
     // with a repeated digit, which is rare) are searched, starting from that
     // bound so everything worse is cut at its first cell.
-    let mut bound = NO_ROW;
-    for orient in &rows {
-        for row in orient.iter().filter(|row| row.distinct) {
-            bound = bound.min(row.first_row_form());
+    let mut forms = [[NO_ROW; 9]; 2];
+    for (orient, f) in rows.iter().zip(forms.iter_mut()) {
+        for (row, form) in orient.iter().zip(f.iter_mut()) {
+            if row.distinct {
+                *form = row.first_row_form();
+            }
         }
     }
+    let bound = forms.iter().flatten().fold(NO_ROW, |m, &f| m.min(f));
     let mut search = RowSearch {
         row: Row::default(),
         zero_stacks: 0,
@@ -407,7 +432,7 @@ fn minlex(grid: &[u8; 81]) -> [u8; 81] {
     for transposed in 0..2u8 {
         let start = Node::start(transposed);
         for (r, row) in rows[usize::from(transposed)].iter().enumerate() {
-            if !row.distinct || row.first_row_form() == bound {
+            if !row.distinct || forms[usize::from(transposed)][r] == bound {
                 search.row = *row;
                 search.search(&start, 0, r);
             }
