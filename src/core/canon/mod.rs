@@ -18,6 +18,8 @@ mod sudoku;
 pub use killer::killer;
 pub use str8ts::str8ts;
 pub use sudoku::sudoku;
+#[doc(hidden)]
+pub use sudoku::sudoku_reference;
 
 use crate::core::grid::Cell;
 use crate::core::puzzle::PuzzleType;

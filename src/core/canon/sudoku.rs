@@ -37,7 +37,17 @@ const FREE: u8 = u8::MAX;
 /// exotic puzzles).
 pub fn sudoku(givens: &str) -> Result<String, CanonError> {
     let grid = parse(givens)?;
-    Ok(minlex(&grid)
+    let bytes: Vec<u8> = minlex(&grid).iter().map(|&d| b'0' + d).collect();
+    // Always ASCII digits, so the conversion cannot fail.
+    Ok(String::from_utf8(bytes).unwrap_or_default())
+}
+
+/// The same form computed by the original, slower search. Kept for the
+/// equivalence tests and the bench; not for production use.
+#[doc(hidden)]
+pub fn sudoku_reference(givens: &str) -> Result<String, CanonError> {
+    let grid = parse(givens)?;
+    Ok(reference::minlex(&grid)
         .iter()
         .map(|&d| char::from(b'0' + d))
         .collect())
@@ -69,9 +79,32 @@ fn parse(givens: &str) -> Result<[u8; 81], CanonError> {
     Ok(grid)
 }
 
+/// Nibble `j` (0-based, reading order) of a packed output row sits at this
+/// shift: the first cell is the most significant, so comparing packed rows as
+/// integers compares them as strings.
+const fn shift(j: usize) -> u32 {
+    4 * (8 - j as u32)
+}
+
+/// A packed row no real row reaches: every nibble 0xF.
+const NO_ROW: u64 = (1 << 36) - 1;
+
+/// `PREFIX[len]` keeps the first `len` cells of a packed row.
+const PREFIX: [u64; 10] = {
+    let mut t = [0u64; 10];
+    let mut len = 0;
+    while len <= 9 {
+        t[len] = NO_ROW & !((1u64 << (4 * (9 - len))) - 1);
+        len += 1;
+    }
+    t
+};
+
 /// One surviving partial transformation. The order of rows already laid out
 /// does not matter for the rest of the search, only which rows are used, so
-/// nodes that differ only in that order compare equal and are merged.
+/// nodes that differ only in that order compare equal and are merged. The
+/// last three fields are functions of the others, cached for speed, so they
+/// do not change which nodes compare equal.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Node {
     /// 1 when source rows are read as columns.
@@ -88,6 +121,12 @@ struct Node {
     /// Source digit -> output label, 0 while the digit has not appeared.
     label: [u8; 10],
     next_label: u8,
+    /// Source stacks tied to an output stack (bit per source stack).
+    bound: u8,
+    /// Output stacks not tied yet (bit per output stack).
+    free_stacks: u8,
+    /// Output columns not tied yet (bit per output column).
+    free_cols: u16,
 }
 
 impl Node {
@@ -101,19 +140,16 @@ impl Node {
             placed: 0,
             label: [0; 10],
             next_label: 1,
+            bound: 0,
+            free_stacks: 0b111,
+            free_cols: 0x1ff,
         }
     }
 
-    fn bound_stacks(&self) -> u8 {
-        self.stack_of
-            .iter()
-            .filter(|&&s| s != FREE)
-            .fold(0, |m, &s| m | 1 << s)
-    }
-
     /// Relabel on first appearance: the cheapest label is always the next one.
+    #[inline(always)]
     fn relabel(&mut self, digit: u8) -> u8 {
-        let d = usize::from(digit);
+        let d = usize::from(digit) % 10;
         if digit == 0 {
             0
         } else if self.label[d] != 0 {
@@ -130,34 +166,93 @@ impl Node {
 #[derive(Clone, Copy)]
 struct Work {
     node: Node,
-    out: [u8; 9],
+    /// The output row so far, packed (see [`shift`]); later cells are 0.
+    out: u64,
     /// Free output stacks given to all-empty free source stacks in this row.
     zero_stacks_used: u8,
     /// Per output stack: free positions given to unplaced empty columns.
     zero_cols_used: [u8; 3],
 }
 
+/// Per source row (of either orientation), what every search over it reads.
+#[derive(Clone, Copy, Default)]
+struct Row {
+    digits: [u8; 9],
+    /// Source columns holding a clue.
+    clues: u16,
+    /// Source stacks holding a clue.
+    clue_stacks: u8,
+    /// No digit repeats in the row, so the first-row form follows from
+    /// the clue pattern alone.
+    distinct: bool,
+}
+
+impl Row {
+    fn new(digits: &[u8]) -> Row {
+        let mut row = Row::default();
+        let mut seen = 0u16;
+        row.distinct = true;
+        for (c, (&d, r)) in digits.iter().zip(row.digits.iter_mut()).enumerate() {
+            *r = d;
+            if d != 0 {
+                row.clues |= 1 << c;
+                row.clue_stacks |= 1 << (c / 3);
+                if seen & (1 << d) != 0 {
+                    row.distinct = false;
+                }
+                seen |= 1 << d;
+            }
+        }
+        row
+    }
+
+    /// The least first output row this row can give, when its digits are
+    /// distinct: labels come out 1, 2, 3 ... whatever the column order, so
+    /// only the clue pattern matters, and the least pattern puts the stacks
+    /// in order of clue count with each stack's empty cells first.
+    fn first_row_form(&self) -> u64 {
+        let mut counts = [0u32; 3];
+        for (s, n) in counts.iter_mut().enumerate() {
+            *n = (self.clues >> (3 * s) & 0b111).count_ones();
+        }
+        counts.sort_unstable();
+        let mut out = 0u64;
+        let mut j = 0;
+        let mut label = 1u64;
+        for n in counts {
+            for k in 0..3 {
+                if k >= 3 - n {
+                    out |= label << shift(j);
+                    label += 1;
+                }
+                j += 1;
+            }
+        }
+        out
+    }
+}
+
 /// The least next row over every node and every allowed source row, with
 /// every way of reaching it.
 struct RowSearch<'a> {
-    /// The source row's digits, by source column.
-    row: [u8; 9],
+    row: Row,
     /// Free source stacks whose three cells in this row are empty.
     zero_stacks: u8,
     /// Free source stacks with a clue in this row (bit per stack).
     clue_stacks: u8,
-    best: [u8; 9],
+    best: u64,
     ties: &'a mut Vec<Node>,
 }
 
 impl RowSearch<'_> {
     /// Keep a partial row only while it is no greater than the best so far.
-    fn promising(&self, w: &Work, len: usize) -> bool {
-        w.out[..len] <= self.best[..len]
+    #[inline(always)]
+    fn promising(&self, out: u64, len: usize) -> bool {
+        out <= self.best & PREFIX[len % 10]
     }
 
     fn place(&mut self, j: usize, mut w: Work) {
-        if j == 9 {
+        if j >= 9 {
             match w.out.cmp(&self.best) {
                 Ordering::Less => {
                     self.best = w.out;
@@ -170,77 +265,115 @@ impl RowSearch<'_> {
             return;
         }
         let s = j / 3;
-        let stack = w.node.stack_of[s];
-        if stack == FREE {
+        if w.node.free_stacks & (1 << s) != 0 {
             // Start of an output stack no source stack is tied to yet: either
             // an all-empty stack goes here (which one is left open), or a
             // stack with a clue in this row.
-            let open_clue_stacks = self.clue_stacks & !w.node.bound_stacks();
-            let free_later = (s + 1..3).filter(|&t| w.node.stack_of[t] == FREE).count();
+            let open_clue_stacks = self.clue_stacks & !w.node.bound;
+            let free_later = (w.node.free_stacks >> (s + 1)).count_ones();
             if w.zero_stacks_used < self.zero_stacks
-                && free_later >= open_clue_stacks.count_ones() as usize
+                && free_later >= open_clue_stacks.count_ones()
+                && self.promising(w.out, j + 3)
             {
                 let mut z = w;
-                z.out[j..j + 3].fill(0);
                 z.zero_stacks_used += 1;
-                if self.promising(&z, j + 3) {
-                    self.place(j + 3, z);
-                }
+                self.place(j + 3, z);
             }
-            for src in 0..3u8 {
-                if open_clue_stacks & (1 << src) != 0 {
-                    let mut b = w;
-                    b.node.stack_of[s] = src;
-                    self.place(j, b);
-                }
+            let mut open = open_clue_stacks;
+            while open != 0 {
+                let src = open.trailing_zeros() as u8;
+                open &= open - 1;
+                let mut b = w;
+                b.node.stack_of[s] = src;
+                b.node.bound |= 1 << src;
+                b.node.free_stacks &= !(1 << s);
+                self.place(j, b);
             }
             return;
         }
         let fixed = w.node.col_of[j];
         if fixed != FREE {
-            let digit = self.row[usize::from(fixed)];
-            w.out[j] = w.node.relabel(digit);
-            if self.promising(&w, j + 1) {
+            let digit = self.row.digits[usize::from(fixed) % 9];
+            w.out |= u64::from(w.node.relabel(digit)) << shift(j);
+            if self.promising(w.out, j + 1) {
                 self.place(j + 1, w);
             }
             return;
         }
         // A free position inside a tied stack: an unplaced empty column (left
         // open) or an unplaced clue column (placed now).
-        let cols = usize::from(stack) * 3..usize::from(stack) * 3 + 3;
-        let mut empties = 0u8;
-        let mut clues = 0usize;
-        for c in cols.clone() {
-            if w.node.placed & (1 << c) == 0 {
-                if self.row[c] == 0 {
-                    empties += 1;
-                } else {
-                    clues += 1;
-                }
-            }
-        }
-        let free_later = (j + 1..s * 3 + 3)
-            .filter(|&k| w.node.col_of[k] == FREE)
-            .count();
-        if empties > w.zero_cols_used[s] && free_later >= clues {
+        let stack = usize::from(w.node.stack_of[s]);
+        let unplaced = !w.node.placed & (0b111 << (3 * stack));
+        let clue_cols = unplaced & self.row.clues;
+        let empties = (unplaced & !self.row.clues).count_ones() as u8;
+        let later = ((1u16 << (s * 3 + 3)) - 1) & !((1u16 << (j + 1)) - 1);
+        let free_later = (w.node.free_cols & later).count_ones();
+        if empties > w.zero_cols_used[s]
+            && free_later >= clue_cols.count_ones()
+            && self.promising(w.out, j + 1)
+        {
             let mut z = w;
-            z.out[j] = 0;
             z.zero_cols_used[s] += 1;
-            if self.promising(&z, j + 1) {
-                self.place(j + 1, z);
+            self.place(j + 1, z);
+        }
+        let mut cols = clue_cols;
+        while cols != 0 {
+            let c = cols.trailing_zeros() as usize;
+            cols &= cols - 1;
+            let mut p = w;
+            p.node.col_of[j] = c as u8;
+            p.node.placed |= 1 << c;
+            p.node.free_cols &= !(1 << j);
+            p.out |= u64::from(p.node.relabel(self.row.digits[c % 9])) << shift(j);
+            if self.promising(p.out, j + 1) {
+                self.place(j + 1, p);
             }
         }
-        for c in cols {
-            if w.node.placed & (1 << c) == 0 && self.row[c] != 0 {
-                let mut p = w;
-                p.node.col_of[j] = c as u8;
-                p.node.placed |= 1 << c;
-                p.out[j] = p.node.relabel(self.row[c]);
-                if self.promising(&p, j + 1) {
-                    self.place(j + 1, p);
+    }
+
+    /// Search one source row `r` (already described by `self.row`) under
+    /// `node` as output row `i`.
+    fn search(&mut self, node: &Node, i: usize, r: usize) {
+        let free_src = !node.bound & 0b111;
+        self.clue_stacks = self.row.clue_stacks & free_src;
+        self.zero_stacks = (free_src & !self.row.clue_stacks).count_ones() as u8;
+        let mut start = *node;
+        start.rows_used |= 1 << r;
+        if i.is_multiple_of(3) {
+            start.band = (r / 3) as u8;
+        }
+        if start.free_cols == 0 {
+            // Every column placed (so every stack tied): the row is a plain
+            // relabelling, laid out without the branching machinery. Same
+            // cut as `place`: stop once the prefix exceeds the best.
+            let mut out = 0u64;
+            for j in 0..9 {
+                let digit = self.row.digits[usize::from(start.col_of[j]) % 9];
+                out |= u64::from(start.relabel(digit)) << shift(j);
+                if !self.promising(out, j + 1) {
+                    return;
                 }
             }
+            match out.cmp(&self.best) {
+                Ordering::Less => {
+                    self.best = out;
+                    self.ties.clear();
+                    self.ties.push(start);
+                }
+                Ordering::Equal => self.ties.push(start),
+                Ordering::Greater => {}
+            }
+            return;
         }
+        self.place(
+            0,
+            Work {
+                node: start,
+                out: 0,
+                zero_stacks_used: 0,
+                zero_cols_used: [0; 3],
+            },
+        );
     }
 }
 
@@ -254,66 +387,334 @@ fn transpose(grid: &[u8; 81]) -> [u8; 81] {
 
 /// Rows a node may lay out as output row `i`: any row of an unused band at a
 /// band's start, otherwise an unused row of the current band.
-fn allowed(node: &Node, i: usize, r: usize) -> bool {
+fn allowed_rows(node: &Node, i: usize) -> u16 {
+    let unused = !node.rows_used & 0x1ff;
     if i.is_multiple_of(3) {
-        node.rows_used & (0b111 << (r / 3 * 3)) == 0
+        (0..3)
+            .filter(|b| node.rows_used & (0b111 << (3 * b)) == 0)
+            .fold(0, |m, b| m | 0b111 << (3 * b))
     } else {
-        usize::from(node.band) == r / 3 && node.rows_used & (1 << r) == 0
+        unused & (0b111 << (3 * u16::from(node.band % 3)))
     }
 }
 
 fn minlex(grid: &[u8; 81]) -> [u8; 81] {
-    let grids = [*grid, transpose(grid)];
-    let mut nodes = vec![Node::start(0), Node::start(1)];
-    let mut ties = Vec::new();
+    let t = transpose(grid);
+    let mut rows = [[Row::default(); 9]; 2];
+    for r in 0..9 {
+        rows[0][r] = Row::new(&grid[r * 9..r * 9 + 9]);
+        rows[1][r] = Row::new(&t[r * 9..r * 9 + 9]);
+    }
+    let mut nodes = Vec::with_capacity(32);
+    let mut ties = Vec::with_capacity(32);
     let mut out = [0u8; 81];
-    for i in 0..9 {
-        let mut search = RowSearch {
-            row: [0; 9],
-            zero_stacks: 0,
-            clue_stacks: 0,
-            best: [u8::MAX; 9],
-            ties: &mut ties,
-        };
-        for node in &nodes {
-            let bound = node.bound_stacks();
-            for r in (0..9).filter(|&r| allowed(node, i, r)) {
-                let g = &grids[usize::from(node.transposed)];
-                search.row.copy_from_slice(&g[r * 9..r * 9 + 9]);
-                search.zero_stacks = 0;
-                search.clue_stacks = 0;
-                for src in 0..3 {
-                    if bound & (1 << src) == 0 {
-                        if search.row[src * 3..src * 3 + 3].iter().all(|&d| d == 0) {
-                            search.zero_stacks += 1;
-                        } else {
-                            search.clue_stacks |= 1 << src;
-                        }
-                    }
-                }
-                let mut start = *node;
-                start.rows_used |= 1 << r;
-                if i.is_multiple_of(3) {
-                    start.band = (r / 3) as u8;
-                }
-                search.place(
-                    0,
-                    Work {
-                        node: start,
-                        out: [0; 9],
-                        zero_stacks_used: 0,
-                        zero_cols_used: [0; 3],
-                    },
-                );
+
+    // The first row: a row with distinct digits gives a form known without
+    // searching, so only the rows that reach the least one (and any row
+    // with a repeated digit, which is rare) are searched, starting from that
+    // bound so everything worse is cut at its first cell.
+    let mut forms = [[NO_ROW; 9]; 2];
+    for (orient, f) in rows.iter().zip(forms.iter_mut()) {
+        for (row, form) in orient.iter().zip(f.iter_mut()) {
+            if row.distinct {
+                *form = row.first_row_form();
             }
         }
-        out[i * 9..i * 9 + 9].copy_from_slice(&search.best);
+    }
+    let bound = forms.iter().flatten().fold(NO_ROW, |m, &f| m.min(f));
+    let mut search = RowSearch {
+        row: Row::default(),
+        zero_stacks: 0,
+        clue_stacks: 0,
+        best: bound,
+        ties: &mut ties,
+    };
+    for transposed in 0..2u8 {
+        let start = Node::start(transposed);
+        for (r, row) in rows[usize::from(transposed)].iter().enumerate() {
+            if !row.distinct || forms[usize::from(transposed)][r] == bound {
+                search.row = *row;
+                search.search(&start, 0, r);
+            }
+        }
+    }
+    let mut best = search.best;
+    for i in 0..9 {
+        if i > 0 {
+            let mut search = RowSearch {
+                row: Row::default(),
+                zero_stacks: 0,
+                clue_stacks: 0,
+                best: NO_ROW,
+                ties: &mut ties,
+            };
+            for node in &nodes {
+                let mut allowed = allowed_rows(node, i);
+                while allowed != 0 {
+                    let r = allowed.trailing_zeros() as usize;
+                    allowed &= allowed - 1;
+                    search.row = rows[usize::from(node.transposed) % 2][r % 9];
+                    search.search(node, i, r);
+                }
+            }
+            best = search.best;
+        }
+        for (j, o) in out[i * 9..i * 9 + 9].iter_mut().enumerate() {
+            *o = (best >> shift(j) & 0xf) as u8;
+        }
         ties.sort_unstable();
         ties.dedup();
         std::mem::swap(&mut nodes, &mut ties);
         ties.clear();
     }
     out
+}
+
+/// The search as first written, kept as the definition the fast one must
+/// match byte for byte: the equivalence tests and the bench compare the two.
+mod reference {
+    use std::cmp::Ordering;
+
+    use super::{FREE, transpose};
+
+    /// One surviving partial transformation. The order of rows already laid out
+    /// does not matter for the rest of the search, only which rows are used, so
+    /// nodes that differ only in that order compare equal and are merged.
+    #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+    struct Node {
+        /// 1 when source rows are read as columns.
+        transposed: u8,
+        rows_used: u16,
+        /// Source band of the output band being filled.
+        band: u8,
+        /// Output column -> source column, `FREE` until a clue placed it.
+        col_of: [u8; 9],
+        /// Output stack -> source stack, `FREE` until one of its columns is placed.
+        stack_of: [u8; 3],
+        /// Source columns placed.
+        placed: u16,
+        /// Source digit -> output label, 0 while the digit has not appeared.
+        label: [u8; 10],
+        next_label: u8,
+    }
+
+    impl Node {
+        fn start(transposed: u8) -> Node {
+            Node {
+                transposed,
+                rows_used: 0,
+                band: FREE,
+                col_of: [FREE; 9],
+                stack_of: [FREE; 3],
+                placed: 0,
+                label: [0; 10],
+                next_label: 1,
+            }
+        }
+
+        fn bound_stacks(&self) -> u8 {
+            self.stack_of
+                .iter()
+                .filter(|&&s| s != FREE)
+                .fold(0, |m, &s| m | 1 << s)
+        }
+
+        /// Relabel on first appearance: the cheapest label is always the next one.
+        fn relabel(&mut self, digit: u8) -> u8 {
+            let d = usize::from(digit);
+            if digit == 0 {
+                0
+            } else if self.label[d] != 0 {
+                self.label[d]
+            } else {
+                self.label[d] = self.next_label;
+                self.next_label += 1;
+                self.label[d]
+            }
+        }
+    }
+
+    /// A node part-way through laying out one output row.
+    #[derive(Clone, Copy)]
+    struct Work {
+        node: Node,
+        out: [u8; 9],
+        /// Free output stacks given to all-empty free source stacks in this row.
+        zero_stacks_used: u8,
+        /// Per output stack: free positions given to unplaced empty columns.
+        zero_cols_used: [u8; 3],
+    }
+
+    /// The least next row over every node and every allowed source row, with
+    /// every way of reaching it.
+    struct RowSearch<'a> {
+        /// The source row's digits, by source column.
+        row: [u8; 9],
+        /// Free source stacks whose three cells in this row are empty.
+        zero_stacks: u8,
+        /// Free source stacks with a clue in this row (bit per stack).
+        clue_stacks: u8,
+        best: [u8; 9],
+        ties: &'a mut Vec<Node>,
+    }
+
+    impl RowSearch<'_> {
+        /// Keep a partial row only while it is no greater than the best so far.
+        fn promising(&self, w: &Work, len: usize) -> bool {
+            w.out[..len] <= self.best[..len]
+        }
+
+        fn place(&mut self, j: usize, mut w: Work) {
+            if j == 9 {
+                match w.out.cmp(&self.best) {
+                    Ordering::Less => {
+                        self.best = w.out;
+                        self.ties.clear();
+                        self.ties.push(w.node);
+                    }
+                    Ordering::Equal => self.ties.push(w.node),
+                    Ordering::Greater => {}
+                }
+                return;
+            }
+            let s = j / 3;
+            let stack = w.node.stack_of[s];
+            if stack == FREE {
+                // Start of an output stack no source stack is tied to yet: either
+                // an all-empty stack goes here (which one is left open), or a
+                // stack with a clue in this row.
+                let open_clue_stacks = self.clue_stacks & !w.node.bound_stacks();
+                let free_later = (s + 1..3).filter(|&t| w.node.stack_of[t] == FREE).count();
+                if w.zero_stacks_used < self.zero_stacks
+                    && free_later >= open_clue_stacks.count_ones() as usize
+                {
+                    let mut z = w;
+                    z.out[j..j + 3].fill(0);
+                    z.zero_stacks_used += 1;
+                    if self.promising(&z, j + 3) {
+                        self.place(j + 3, z);
+                    }
+                }
+                for src in 0..3u8 {
+                    if open_clue_stacks & (1 << src) != 0 {
+                        let mut b = w;
+                        b.node.stack_of[s] = src;
+                        self.place(j, b);
+                    }
+                }
+                return;
+            }
+            let fixed = w.node.col_of[j];
+            if fixed != FREE {
+                let digit = self.row[usize::from(fixed)];
+                w.out[j] = w.node.relabel(digit);
+                if self.promising(&w, j + 1) {
+                    self.place(j + 1, w);
+                }
+                return;
+            }
+            // A free position inside a tied stack: an unplaced empty column (left
+            // open) or an unplaced clue column (placed now).
+            let cols = usize::from(stack) * 3..usize::from(stack) * 3 + 3;
+            let mut empties = 0u8;
+            let mut clues = 0usize;
+            for c in cols.clone() {
+                if w.node.placed & (1 << c) == 0 {
+                    if self.row[c] == 0 {
+                        empties += 1;
+                    } else {
+                        clues += 1;
+                    }
+                }
+            }
+            let free_later = (j + 1..s * 3 + 3)
+                .filter(|&k| w.node.col_of[k] == FREE)
+                .count();
+            if empties > w.zero_cols_used[s] && free_later >= clues {
+                let mut z = w;
+                z.out[j] = 0;
+                z.zero_cols_used[s] += 1;
+                if self.promising(&z, j + 1) {
+                    self.place(j + 1, z);
+                }
+            }
+            for c in cols {
+                if w.node.placed & (1 << c) == 0 && self.row[c] != 0 {
+                    let mut p = w;
+                    p.node.col_of[j] = c as u8;
+                    p.node.placed |= 1 << c;
+                    p.out[j] = p.node.relabel(self.row[c]);
+                    if self.promising(&p, j + 1) {
+                        self.place(j + 1, p);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Rows a node may lay out as output row `i`: any row of an unused band at a
+    /// band's start, otherwise an unused row of the current band.
+    fn allowed(node: &Node, i: usize, r: usize) -> bool {
+        if i.is_multiple_of(3) {
+            node.rows_used & (0b111 << (r / 3 * 3)) == 0
+        } else {
+            usize::from(node.band) == r / 3 && node.rows_used & (1 << r) == 0
+        }
+    }
+
+    pub(super) fn minlex(grid: &[u8; 81]) -> [u8; 81] {
+        let grids = [*grid, transpose(grid)];
+        let mut nodes = vec![Node::start(0), Node::start(1)];
+        let mut ties = Vec::new();
+        let mut out = [0u8; 81];
+        for i in 0..9 {
+            let mut search = RowSearch {
+                row: [0; 9],
+                zero_stacks: 0,
+                clue_stacks: 0,
+                best: [u8::MAX; 9],
+                ties: &mut ties,
+            };
+            for node in &nodes {
+                let bound = node.bound_stacks();
+                for r in (0..9).filter(|&r| allowed(node, i, r)) {
+                    let g = &grids[usize::from(node.transposed)];
+                    search.row.copy_from_slice(&g[r * 9..r * 9 + 9]);
+                    search.zero_stacks = 0;
+                    search.clue_stacks = 0;
+                    for src in 0..3 {
+                        if bound & (1 << src) == 0 {
+                            if search.row[src * 3..src * 3 + 3].iter().all(|&d| d == 0) {
+                                search.zero_stacks += 1;
+                            } else {
+                                search.clue_stacks |= 1 << src;
+                            }
+                        }
+                    }
+                    let mut start = *node;
+                    start.rows_used |= 1 << r;
+                    if i.is_multiple_of(3) {
+                        start.band = (r / 3) as u8;
+                    }
+                    search.place(
+                        0,
+                        Work {
+                            node: start,
+                            out: [0; 9],
+                            zero_stacks_used: 0,
+                            zero_cols_used: [0; 3],
+                        },
+                    );
+                }
+            }
+            out[i * 9..i * 9 + 9].copy_from_slice(&search.best);
+            ties.sort_unstable();
+            ties.dedup();
+            std::mem::swap(&mut nodes, &mut ties);
+            ties.clear();
+        }
+        out
+    }
 }
 
 #[cfg(test)]
@@ -587,8 +988,99 @@ pub(super) mod tests {
         }
     }
 
+    /// Every corpus under tests/data/classic, puzzles and solution grids.
+    const ALL_CORPORA: [&str; 15] = [
+        SEVENTEEN,
+        TOP1465,
+        include_str!("../../../tests/data/classic/kaggle_1m_first10k.csv"),
+        include_str!("../../../tests/data/classic/forum_hardest_1106.txt"),
+        include_str!("../../../tests/data/classic/forum_hardest_1905_11plus_first2000.txt"),
+        include_str!("../../../tests/data/classic/magictour_top95.txt"),
+        include_str!("../../../tests/data/classic/magictour_topn234.txt"),
+        include_str!("../../../tests/data/classic/serg_benchmark_multisolution.txt"),
+        include_str!("../../../tests/data/classic/emerentius_easy.txt"),
+        include_str!("../../../tests/data/classic/emerentius_easy_solutions.txt"),
+        include_str!("../../../tests/data/classic/emerentius_medium.txt"),
+        include_str!("../../../tests/data/classic/emerentius_medium_solutions.txt"),
+        include_str!("../../../tests/data/classic/emerentius_hard.txt"),
+        include_str!("../../../tests/data/classic/emerentius_hard_solutions.txt"),
+        include_str!("../../../tests/data/classic/emerentius_invalid_annotated.txt"),
+    ];
+
+    fn assert_same_as_reference(g: &[u8; 81]) {
+        assert_eq!(text(&minlex(g)), text(&reference::minlex(g)), "{}", text(g));
+    }
+
+    #[test]
+    fn the_fast_search_gives_the_reference_form_on_every_corpus_puzzle() {
+        // Debug builds take a sample; `cargo test --release` takes them all.
+        let step = if cfg!(debug_assertions) { 25 } else { 1 };
+        let mut rng = SplitMix(2024);
+        let mut seen = 0;
+        for text in ALL_CORPORA {
+            for (k, p) in corpus(text, usize::MAX).iter().enumerate() {
+                if k % step == 0 {
+                    assert_same_as_reference(p);
+                    assert_same_as_reference(&random_disguise(p, &mut rng));
+                    seen += 1;
+                }
+            }
+        }
+        assert!(seen * step > 25_000, "{seen}");
+    }
+
+    #[test]
+    fn the_fast_search_gives_the_reference_form_on_edge_patterns() {
+        let mut cases = vec![
+            "0".repeat(81),
+            "1".repeat(81),
+            "9".repeat(81),
+            format!("5{}", "0".repeat(80)),
+            format!("{}5", "0".repeat(80)),
+            format!("11{}", "0".repeat(79)),
+            format!("123123123{}", "0".repeat(72)),
+            format!("{}{}", "1".repeat(9), "0".repeat(72)),
+            "100000000".repeat(9),
+            "123456789".repeat(9),
+        ];
+        // Every single clue, and every pair of clues with equal and unequal
+        // digits: the sparsest patterns, where ties are the most numerous.
+        for a in 0..81 {
+            let mut one = vec![b'0'; 81];
+            one[a] = b'4';
+            cases.push(String::from_utf8(one.clone()).unwrap_or_default());
+            for b in a + 1..81 {
+                for d in [b'4', b'7'] {
+                    let mut two = one.clone();
+                    two[b] = d;
+                    cases.push(String::from_utf8(two).unwrap_or_default());
+                }
+            }
+        }
+        for c in &cases {
+            assert_eq!(sudoku(c), sudoku_reference(c), "{c}");
+        }
+    }
+
+    /// A corpus puzzle with a few cells changed: real structure, but clues
+    /// added, removed or made to clash.
+    fn mutated(seed: u64, edits: usize) -> [u8; 81] {
+        let mut rng = SplitMix(seed);
+        let puzzles = corpus(TOP1465, 200);
+        let mut g = puzzles[rng.below(puzzles.len())];
+        for _ in 0..edits {
+            let c = rng.below(81);
+            g[c] = if rng.below(3) == 0 {
+                0
+            } else {
+                rng.below(10) as u8
+            };
+        }
+        random_disguise(&g, &mut rng)
+    }
+
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
+        #![proptest_config(ProptestConfig::with_cases(256))]
 
         #[test]
         fn random_patterns_have_one_form_no_greater_than_any_disguise(
@@ -606,6 +1098,51 @@ pub(super) mod tests {
             prop_assert!(form <= first_appearance(&disguise));
             prop_assert_eq!(canon(&form), form);
             prop_assert_eq!(digit_count_shape(&form), digit_count_shape(&g));
+        }
+        #[test]
+        fn the_fast_search_gives_the_reference_form_on_any_81_digits(
+            cells in proptest::collection::vec(0u8..=9, 81),
+        ) {
+            let mut g = [0u8; 81];
+            g.copy_from_slice(&cells);
+            prop_assert_eq!(text(&minlex(&g)), text(&reference::minlex(&g)));
+        }
+
+        #[test]
+        fn the_fast_search_gives_the_reference_form_at_any_density_and_alphabet(
+            density in 0u64..=100,
+            alphabet in 1u64..=9,
+            seed in any::<u64>(),
+        ) {
+            let mut rng = SplitMix(seed);
+            let g = [0u8; 81].map(|_| {
+                if rng.next() % 100 < density {
+                    (1 + rng.next() % alphabet) as u8
+                } else {
+                    0
+                }
+            });
+            prop_assert_eq!(text(&minlex(&g)), text(&reference::minlex(&g)));
+        }
+
+        #[test]
+        fn the_fast_search_gives_the_reference_form_on_sparse_patterns(
+            cells in proptest::collection::vec((0usize..81, 1u8..=9), 0..30),
+        ) {
+            let mut g = [0u8; 81];
+            for (c, d) in cells {
+                g[c] = d;
+            }
+            prop_assert_eq!(text(&minlex(&g)), text(&reference::minlex(&g)));
+        }
+
+        #[test]
+        fn the_fast_search_gives_the_reference_form_on_mutated_puzzles(
+            seed in any::<u64>(),
+            edits in 0usize..6,
+        ) {
+            let g = mutated(seed, edits);
+            prop_assert_eq!(text(&minlex(&g)), text(&reference::minlex(&g)));
         }
     }
 }
