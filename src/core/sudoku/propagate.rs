@@ -17,6 +17,7 @@
 
 use std::fmt;
 
+use super::board::Board;
 use super::validate::Unit;
 use crate::core::grid::{CELLS, Cell, PEERS, UNITS};
 use crate::core::mask::{Digit, Mask, Remaining};
@@ -148,13 +149,22 @@ pub(super) struct Planes(pub(super) [[u32; 3]; 9]);
 impl Planes {
     /// The planes of full candidate sets (an empty mask is a dead cell).
     pub(super) fn from_masks(cands: &[Mask; CELLS]) -> Planes {
+        Self::from_cells::<false>(cands)
+    }
+
+    /// The planes of a board's candidates ("no information" is all nine).
+    pub(super) fn from_board(board: &Board) -> Planes {
+        Self::from_cells::<true>(board.masks())
+    }
+
+    fn from_cells<const EMPTY_IS_OPEN: bool>(cells: &[Mask; CELLS]) -> Planes {
         // Most cells of a puzzle are open (all nine): only the others,
         // and only their set bits, cost anything.
         let mut narrowed = [0u32; 3];
         let mut has = [[0u32; 3]; 9];
-        for (cell, m) in cands.iter().enumerate() {
+        for (cell, m) in cells.iter().enumerate() {
             let bits = m.bits();
-            if bits != Mask::ALL.bits() {
+            if bits != Mask::ALL.bits() && !(EMPTY_IS_OPEN && bits == 0) {
                 let (b, bit) = (cell / 27, 1u32 << (cell % 27));
                 narrowed[b] |= bit;
                 let mut ds = bits;
@@ -185,6 +195,28 @@ impl Planes {
             }
         }
         out.map(Mask::from_bits_truncate)
+    }
+
+    /// The digit values (1..=9) when every cell holds exactly one
+    /// candidate, as after a fixpoint that solved the puzzle.
+    pub(super) fn solved(&self) -> Option<[u8; CELLS]> {
+        let mut out = [0u8; CELLS];
+        let mut count = 0;
+        for (d, plane) in self.0.iter().enumerate() {
+            for (b, &w) in plane.iter().enumerate() {
+                let mut w = w;
+                count += w.count_ones();
+                if count > CELLS as u32 {
+                    return None;
+                }
+                while w != 0 {
+                    out[27 * b + w.trailing_zeros() as usize % 27] = d as u8 + 1;
+                    w &= w - 1;
+                }
+            }
+        }
+        // 81 candidates and no empty cell: one in each.
+        (count == CELLS as u32 && !out.contains(&0)).then_some(out)
     }
 
     /// Deduce in band `B`: every cell newly left with one candidate (not
