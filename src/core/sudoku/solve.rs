@@ -315,13 +315,18 @@ impl State {
                 return None;
             }
             self.pairs[b] = unsolved & r2 & !r3;
-            let mut singles = unsolved & !r2;
-            while singles != 0 {
-                let i = singles.trailing_zeros();
-                singles &= singles - 1;
-                let d = self.f.iter().position(|fd| fd[b] & (1 << i) != 0)?;
-                self.place(d, b, i);
+            // Each single's digit is found by one AND per digit for all of
+            // them, not a search per cell.
+            let singles = unsolved & !r2;
+            if singles != 0 {
                 placed = true;
+                for d in 0..9 {
+                    let mut at = self.f[d][b] & singles;
+                    while at != 0 {
+                        self.place(d, b, at.trailing_zeros());
+                        at &= at - 1;
+                    }
+                }
             }
         }
         Some(placed)
