@@ -19,6 +19,10 @@ pub use board::Board;
 pub use format::{LEGACY_LEN, PACKED_LEN, parse_legacy, parse_packed, write_legacy, write_packed};
 pub use propagate::{Contradiction, propagate};
 pub use solve::{Solutions, count_solutions, count_solutions_from};
+
+use format::{ascii_string, write_packed_cells};
+use propagate::Planes;
+use solve::count_solutions_in;
 pub use validate::{Unit, validate};
 
 use crate::core::grid::{CELLS, Cell};
@@ -141,28 +145,48 @@ pub fn parse(s: &str) -> Result<(Board, Format), Error> {
 pub fn analyse(s: &str) -> Result<Analysis, Error> {
     let (board, format) = parse(s)?;
     validate(&board, format)?;
-    let mut cands = board.all_candidates();
-    let (status, shown) = match propagate(&mut cands) {
-        Err(c) => {
-            cands = board.all_candidates();
-            (Status::Contradiction(c.to_string()), board.clone())
-        }
-        Ok(()) => (solve_status(&cands), board.with_candidates(&cands)),
+    let given = *board.given_flags();
+    let mut planes = Planes::from_board(&board);
+    let (status, candidates, encoding) = if planes.fixpoint() {
+        let cands = planes.masks();
+        // Given cells keep their digit through propagation, so the
+        // propagated masks with the given flags are the shown board.
+        let encoding = write_packed_cells(&cands, &given);
+        let status = match planes.solved() {
+            // Singles alone solved it: that is the one solution.
+            Some(grid) => Status::Unique(digits_string(&grid)),
+            None => solve_status(&planes),
+        };
+        (status, cands, encoding)
+    } else {
+        // Only the reference pass names the contradiction.
+        let mut cands = board.all_candidates();
+        let status = match propagate(&mut cands) {
+            Err(c) => Status::Contradiction(c.to_string()),
+            Ok(()) => Status::Unsolvable,
+        };
+        (status, board.all_candidates(), write_packed(&board))
     };
+    let mut givens = [0u8; CELLS];
+    for ((g, m), &is_given) in givens.iter_mut().zip(board.masks()).zip(&given) {
+        if is_given {
+            *g = m.single().map_or(0, Digit::get);
+        }
+    }
     Ok(Analysis {
         kind: PuzzleType::Sudoku,
-        clues: board.clue_count(),
-        givens: digits_string(&board.givens()),
-        encoding: write_packed(&shown),
+        clues: given.iter().filter(|&&g| g).count() as u32,
+        givens: digits_string(&givens),
+        encoding,
         status,
-        candidates: cands,
-        given: *board.given_flags(),
+        candidates,
+        given,
         shading: [0; CELLS],
     })
 }
 
-fn solve_status(cands: &[Mask; CELLS]) -> Status {
-    let found = count_solutions_from(cands, 2);
+fn solve_status(planes: &Planes) -> Status {
+    let found = count_solutions_in(planes, 2);
     match (found.count, found.first) {
         (0, _) => Status::Unsolvable,
         (1, Some(grid)) => Status::Unique(digits_string(&grid)),
@@ -172,10 +196,7 @@ fn solve_status(cands: &[Mask; CELLS]) -> Status {
 
 /// Digit values (0 = empty) as the 81-character legacy string.
 fn digits_string(digits: &[u8; CELLS]) -> String {
-    digits
-        .iter()
-        .map(|&d| char::from(b'0' + d.min(9)))
-        .collect()
+    ascii_string(&digits.map(|d| b'0' + d.min(9)))
 }
 
 #[cfg(test)]

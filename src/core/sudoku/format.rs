@@ -84,12 +84,23 @@ pub fn parse_packed(s: &str) -> Result<Board, Error> {
 
 /// Writes the packed form in lowercase; an empty mask stays `00`.
 pub fn write_packed(board: &Board) -> String {
-    let mut out = String::with_capacity(PACKED_LEN);
-    for c in Cell::all() {
-        let n = (board.mask(c).bits() << 1) | u16::from(board.is_given(c));
-        base32::encode_into(n, 2, &mut out);
+    write_packed_cells(board.masks(), board.given_flags())
+}
+
+/// [`write_packed`] from the parts: each cell's mask and given flag.
+pub(super) fn write_packed_cells(masks: &[Mask; CELLS], given: &[bool; CELLS]) -> String {
+    let mut out = [0u8; PACKED_LEN];
+    for ((pair, m), &g) in out.chunks_exact_mut(2).zip(masks).zip(given) {
+        let n = usize::from((m.bits() << 1) | u16::from(g));
+        pair[0] = base32::ALPHABET[(n >> 5) & 31];
+        pair[1] = base32::ALPHABET[n & 31];
     }
-    out
+    ascii_string(&out)
+}
+
+/// A String of ASCII bytes. Lossy only in name: every byte is ASCII.
+pub(super) fn ascii_string(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// The error for the byte at `pos`. Scanning stops at the first non-ASCII

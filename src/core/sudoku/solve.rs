@@ -15,6 +15,7 @@
 //!
 //! No parsing and no I/O: digits or masks in, a count and a grid out.
 
+use super::propagate::{BAND, BAND_PEERS, Planes, column};
 use crate::core::grid::CELLS;
 use crate::core::mask::Mask;
 
@@ -62,7 +63,22 @@ pub fn count_solutions_from(cands: &[Mask; CELLS], limit: usize) -> Solutions {
     }
 }
 
-const BAND: u32 = (1 << 27) - 1;
+/// Counts solutions up to `limit` from propagated planes (see
+/// `Planes::fixpoint`): the search starts from them as they are.
+pub(super) fn count_solutions_in(planes: &Planes, limit: usize) -> Solutions {
+    let mut search = Search {
+        limit,
+        count: 0,
+        first: None,
+    };
+    if limit > 0 {
+        search.run(State::from_planes(planes));
+    }
+    Solutions {
+        count: search.count,
+        first: search.first,
+    }
+}
 
 /// For a row's 9 bits: which of its three box segments are non-empty.
 const SEGMENTS: [u8; 512] = {
@@ -113,11 +129,6 @@ const LOCKED: [u32; 512] = {
     t
 };
 
-/// A column's three cells within a band.
-const fn column(col: usize) -> u32 {
-    (1 | 1 << 9 | 1 << 18) << col
-}
-
 /// For the columns a digit may use in one band: the cells of the other two
 /// bands it leaves open. A box whose digit is confined to one column claims
 /// that column for this band (pointing candidates, which also covers a
@@ -137,19 +148,6 @@ const OTHER_BANDS: [u32; 512] = {
         }
         t[v] = keep;
         v += 1;
-    }
-    t
-};
-
-/// For a band bit: its row, box and column within the band, itself included.
-const BAND_PEERS: [u32; 27] = {
-    let mut t = [0u32; 27];
-    let mut i = 0;
-    while i < 27 {
-        let (r, c) = (i / 9, i % 9);
-        let bx = (7 << (c / 3 * 3)) * (1 | 1 << 9 | 1 << 18);
-        t[i] = (0x1ff << (9 * r)) | bx | column(c);
-        i += 1;
     }
     t
 };
@@ -188,6 +186,26 @@ impl State {
             state.place_given(usize::from(g - 1), cell / 27, (cell % 27) as u32)?;
         }
         Some(state)
+    }
+
+    /// The state of propagated planes: their single-candidate cells are
+    /// placed (their peers are clear of the digit), the rest unsolved.
+    fn from_planes(planes: &Planes) -> State {
+        let mut unsolved = [0u32; 3];
+        for (b, u) in unsolved.iter_mut().enumerate() {
+            let (mut once, mut twice) = (0u32, 0u32);
+            for fd in &planes.0 {
+                twice |= once & fd[b];
+                once |= fd[b];
+            }
+            *u = twice;
+        }
+        State {
+            f: planes.0,
+            seen: [[u32::MAX; 3]; 9],
+            unsolved,
+            pairs: [0; 3],
+        }
     }
 
     /// The empty grid: every digit possible everywhere.
@@ -297,13 +315,18 @@ impl State {
                 return None;
             }
             self.pairs[b] = unsolved & r2 & !r3;
-            let mut singles = unsolved & !r2;
-            while singles != 0 {
-                let i = singles.trailing_zeros();
-                singles &= singles - 1;
-                let d = self.f.iter().position(|fd| fd[b] & (1 << i) != 0)?;
-                self.place(d, b, i);
+            // Each single's digit is found by one AND per digit for all of
+            // them, not a search per cell.
+            let singles = unsolved & !r2;
+            if singles != 0 {
                 placed = true;
+                for d in 0..9 {
+                    let mut at = self.f[d][b] & singles;
+                    while at != 0 {
+                        self.place(d, b, at.trailing_zeros());
+                        at &= at - 1;
+                    }
+                }
             }
         }
         Some(placed)
