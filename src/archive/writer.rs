@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{Archive, ArchiveError, set_foreign_keys};
+use super::{Archive, ArchiveError, canonical, set_foreign_keys};
 use crate::input::Item;
 use crate::pipeline::{Input, Outcome, Processed, Sink};
 use crate::progress::Progress;
@@ -43,8 +43,8 @@ const BATCH_TIME: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Stores a puzzle unless its key is already there.
 pub(super) const INSERT_PUZZLE: &str = "INSERT INTO puzzles
-    (type, clues, givens, encoding, solutions, solution, import_id, key, canonical)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9) ON CONFLICT (key) DO NOTHING";
+    (type, clues, givens, encoding, solutions, solution, import_id, key, canonical, canonical_hash)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (key) DO NOTHING";
 
 /// Records where a line's puzzle came from (once per file and line).
 pub(super) const INSERT_SOURCE: &str = "INSERT OR IGNORE INTO sources
@@ -194,7 +194,8 @@ impl<'a> ImportWriter<'a> {
                 .map_err(sql)?;
             let mut by_canonical = tx
                 .prepare_cached(
-                    "SELECT id, givens FROM puzzles WHERE type = ?1 AND canonical = ?2 ORDER BY id LIMIT 1",
+                    "SELECT id, givens FROM puzzles
+                     WHERE canonical_hash = ?1 AND type = ?2 AND canonical = ?3 ORDER BY id LIMIT 1",
                 )
                 .map_err(sql)?;
             let mut source = tx.prepare_cached(INSERT_SOURCE).map_err(sql)?;
@@ -231,11 +232,12 @@ impl<'a> ImportWriter<'a> {
                     Outcome::Accepted(rec) => rec,
                 };
                 let kind = rec.kind.as_str();
+                let form_hash = rec.canonical.as_deref().map(|f| canonical::hash(kind, f));
                 // With --dedup isomorphs, an equivalent stored puzzle (maybe
                 // this very one) takes the line.
-                let isomorph = match (&dedup, &rec.canonical) {
-                    (Dedup::Isomorphs, Some(form)) => by_canonical
-                        .query_row(params![kind, form], |r| {
+                let isomorph = match (&dedup, &rec.canonical, form_hash) {
+                    (Dedup::Isomorphs, Some(form), Some(h)) => by_canonical
+                        .query_row(params![h, kind, form], |r| {
                             Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
                         })
                         .optional()
@@ -261,7 +263,8 @@ impl<'a> ImportWriter<'a> {
                             rec.solution,
                             import_id,
                             &rec.key[..],
-                            rec.canonical
+                            rec.canonical,
+                            form_hash
                         ])
                         .map_err(sql)?;
                     if added == 1 {

@@ -59,6 +59,8 @@ pub enum RunError<E: std::error::Error + 'static> {
     Sink(E),
     #[error("could not start worker threads: {0}")]
     Threads(String),
+    #[error("a worker thread stopped before finishing its lines")]
+    WorkerStopped,
 }
 
 pub struct Options {
@@ -131,28 +133,42 @@ fn read_all(inputs: Vec<Input>, tx: Sender<Read>) {
     }
 }
 
-fn process_all(rx: Receiver<Read>, tx: Sender<Done>, pool: rayon::ThreadPool, settings: Settings) {
+/// Starts each chunk on the pool as soon as it is read and passes on, in
+/// input order, a receiver for its result. Several chunks are in flight at
+/// once, so the workers never wait for the slowest line of a chunk (a hard
+/// puzzle at its end) before starting the next; the bounded queue of
+/// receivers still caps how many chunks are held.
+fn process_all(
+    rx: Receiver<Read>,
+    tx: Sender<Receiver<Done>>,
+    pool: rayon::ThreadPool,
+    settings: Settings,
+) {
     for msg in rx {
-        let out = match msg {
-            Read::Begin { input, len } => Done::Begin { input, len },
-            Read::Failed { input, error } => Done::Failed { input, error },
-            Read::Chunk { input, chunk } => {
-                let outcomes = pool.install(|| {
-                    chunk
-                        .items
-                        .par_iter()
-                        .with_min_len(64)
-                        .map(|item| process::process(&chunk, item, settings))
-                        .collect()
-                });
-                Done::Chunk(Processed {
+        let (one_tx, one_rx) = bounded::<Done>(1);
+        match msg {
+            Read::Begin { input, len } => {
+                let _ = one_tx.send(Done::Begin { input, len });
+            }
+            Read::Failed { input, error } => {
+                let _ = one_tx.send(Done::Failed { input, error });
+            }
+            Read::Chunk { input, chunk } => pool.spawn(move || {
+                let outcomes = chunk
+                    .items
+                    .par_iter()
+                    .with_min_len(64)
+                    .map(|item| process::process(&chunk, item, settings))
+                    .collect();
+                // The receiver is gone only when the run already stopped.
+                let _ = one_tx.send(Done::Chunk(Processed {
                     input,
                     chunk,
                     outcomes,
-                })
-            }
-        };
-        if tx.send(out).is_err() {
+                }));
+            }),
+        }
+        if tx.send(one_rx).is_err() {
             return;
         }
     }
@@ -171,14 +187,16 @@ pub fn run<S: Sink>(
         .map_err(|e| RunError::Threads(e.to_string()))?;
     // A few chunks in flight each way: enough to keep every stage busy.
     let (read_tx, read_rx) = bounded::<Read>(4);
-    let (done_tx, done_rx) = bounded::<Done>(4);
+    let (done_tx, done_rx) = bounded::<Receiver<Done>>(4);
     let owned = inputs.to_vec();
     let settings = opts.settings;
     thread::scope(|s| {
         s.spawn(move || read_all(owned, read_tx));
         s.spawn(move || process_all(read_rx, done_tx, pool, settings));
         // Dropping `done_rx` on an early return stops both threads at their next send.
-        for msg in done_rx {
+        for pending in done_rx {
+            // A chunk's sender is dropped unanswered only if its job died.
+            let msg = pending.recv().map_err(|_| RunError::WorkerStopped)?;
             match msg {
                 Done::Begin { input, len } => sink
                     .begin_input(input, &inputs[input], len)
