@@ -295,8 +295,11 @@ impl Planes {
         let columns = all & !many;
         let mut out = [0u32; 3];
         for b in 0..3 {
-            dead |= LONE_IN_BOX[once[b] as usize] == NO_BOX;
-            let boxes = u32::from(LONE_IN_BOX[once[b] as usize]) & !twice[b];
+            let lone = LONE_IN_BOX[once[b] as usize];
+            dead |= lone == NO_BOX;
+            // The sentinel bit is dropped: on a dead board `out` is unused,
+            // but must not overflow the multiplication below.
+            let boxes = u32::from(lone) & !twice[b] & 0x1ff;
             out[b] = rows[b] | plane[b] & ((columns | boxes) * (1 | 1 << 9 | 1 << 18));
         }
         (!dead).then_some(out)
