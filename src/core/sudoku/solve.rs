@@ -209,16 +209,56 @@ struct State {
 
 impl State {
     /// The state for givens (1..=9; anything else is empty); `None` when two clash.
+    /// Built per digit word in one pass rather than given by given: on easy
+    /// puzzles this setup is a large share of the whole solve.
     fn from_givens(givens: &[u8; CELLS]) -> Option<State> {
-        let mut state = State::open();
-        for (cell, &g) in givens
-            .iter()
-            .enumerate()
-            .filter(|(_, g)| (1..=9).contains(*g))
-        {
-            state.place_given(usize::from(g - 1), cell / 27, (cell % 27) as u32)?;
+        let mut at = [[0u32; 3]; 9];
+        for (band, gs) in givens.chunks_exact(27).enumerate() {
+            for (i, &g) in gs.iter().enumerate() {
+                if let Some(word) = at.get_mut(usize::from(g.wrapping_sub(1))) {
+                    word[band % 3] |= 1 << i;
+                }
+            }
         }
-        Some(state)
+        let mut given = [0u32; 3];
+        for word in &at {
+            for b in 0..3 {
+                given[b] |= word[b];
+            }
+        }
+        let mut f = [[0u32; 3]; 9];
+        for (fd, word) in f.iter_mut().zip(&at) {
+            let mut cols = [0u32; 3];
+            for b in 0..3 {
+                // The peers of the digit's givens in this band; a given among
+                // them is a clash in a row, box or column.
+                let mut peers = 0;
+                let mut w = word[b];
+                while w != 0 {
+                    let i = w.trailing_zeros();
+                    w &= w - 1;
+                    peers |= BAND_PEERS[i as usize] & !(1 << i);
+                }
+                if peers & word[b] != 0 {
+                    return None;
+                }
+                fd[b] = (BAND & !given[b] & !peers) | word[b];
+                cols[b] = (word[b] | word[b] >> 9 | word[b] >> 18) & 0x1ff;
+            }
+            if cols[0] & cols[1] | cols[0] & cols[2] | cols[1] & cols[2] != 0 {
+                return None;
+            }
+            let spread = |c: u32| !(c | c << 9 | c << 18);
+            fd[0] &= spread(cols[1] | cols[2]);
+            fd[1] &= spread(cols[0] | cols[2]);
+            fd[2] &= spread(cols[0] | cols[1]);
+        }
+        Some(State {
+            f,
+            seen: [[u32::MAX; 3]; 9],
+            unsolved: [BAND & !given[0], BAND & !given[1], BAND & !given[2]],
+            pairs: [0; 3],
+        })
     }
 
     /// The state of propagated planes: their single-candidate cells are
