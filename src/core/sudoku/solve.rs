@@ -212,22 +212,22 @@ impl State {
     /// Built per digit word in one pass rather than given by given: on easy
     /// puzzles this setup is a large share of the whole solve.
     fn from_givens(givens: &[u8; CELLS]) -> Option<State> {
-        let mut at = [[0u32; 3]; 9];
+        // Slot 0 collects the empty cells, without a branch per cell.
+        let mut at = [[0u32; 3]; 10];
         for (band, gs) in givens.chunks_exact(27).enumerate() {
             for (i, &g) in gs.iter().enumerate() {
-                if let Some(word) = at.get_mut(usize::from(g.wrapping_sub(1))) {
-                    word[band % 3] |= 1 << i;
-                }
+                let slot = if g <= 9 { usize::from(g) } else { 0 };
+                at[slot][band % 3] |= 1 << i;
             }
         }
         let mut given = [0u32; 3];
-        for word in &at {
+        for word in &at[1..] {
             for b in 0..3 {
                 given[b] |= word[b];
             }
         }
         let mut f = [[0u32; 3]; 9];
-        for (fd, word) in f.iter_mut().zip(&at) {
+        for (fd, word) in f.iter_mut().zip(&at[1..]) {
             let mut cols = [0u32; 3];
             for b in 0..3 {
                 // The peers of the digit's givens in this band; a given among
@@ -523,21 +523,42 @@ impl State {
         three.or(first).unwrap_or((0, 0))
     }
 
+    /// The grid of a solved state, eight cells per step: each digit's bits
+    /// are spread into bytes, so there is no branch per cell.
     fn solution(&self) -> [u8; CELLS] {
+        let f = &self.f;
         let mut out = [0u8; CELLS];
-        for (d, fd) in self.f.iter().enumerate() {
-            for (b, &w) in fd.iter().enumerate() {
-                let mut w = w;
-                while w != 0 {
-                    let i = w.trailing_zeros() as usize;
-                    w &= w - 1;
-                    out[27 * b + i] = d as u8 + 1;
-                }
+        for (b, cells) in out.chunks_exact_mut(27).enumerate() {
+            let b = b % 3;
+            // The four bits of each cell's digit value, as band words.
+            let v0 = f[0][b] | f[2][b] | f[4][b] | f[6][b] | f[8][b];
+            let v1 = f[1][b] | f[2][b] | f[5][b] | f[6][b];
+            let v2 = f[3][b] | f[4][b] | f[5][b] | f[6][b];
+            let v3 = f[7][b] | f[8][b];
+            for (k, chunk) in cells.chunks_mut(8).enumerate() {
+                let byte = |v: u32| SPREAD[((v >> (8 * k)) & 0xff) as usize];
+                let bytes = byte(v0) | byte(v1) << 1 | byte(v2) << 2 | byte(v3) << 3;
+                chunk.copy_from_slice(&bytes.to_le_bytes()[..chunk.len()]);
             }
         }
         out
     }
 }
+
+/// For 8 bits: a u64 whose byte k is bit k.
+const SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut k = 0;
+        while k < 8 {
+            t[x] |= ((x as u64 >> k) & 1) << (8 * k);
+            k += 1;
+        }
+        x += 1;
+    }
+    t
+};
 
 struct Search {
     limit: usize,
