@@ -1,28 +1,18 @@
-//! The archive's side of isomorphs: the hash that indexes canonical forms,
-//! and filling `puzzles.canonical` for rows that have none (archives
-//! upgraded from schema 1, rows imported with `--no-canonical`). Fills run
-//! inside the caller's transaction, in batches, computing on all cores.
+//! Filling `puzzles.canonical` and `canonical_hash` for rows that have none
+//! (archives upgraded from schemas 1 and 2, rows imported with
+//! `--no-canonical`). Fills run inside the caller's transaction, in
+//! batches, computing on all cores; the hash is the pipeline's, so both
+//! paths index a form alike.
 
 use rayon::prelude::*;
 use rusqlite::{Connection, params};
-use xxhash_rust::xxh3::xxh3_64;
 
 use super::ArchiveError;
 use crate::core::canon;
 use crate::core::puzzle::PuzzleType;
+use crate::pipeline::process::canonical_hash as hash;
 
 const BATCH: usize = 20_000;
-
-/// `puzzles.canonical_hash`: 64 bits of (type, canonical form), the index
-/// isomorph lookups go through (they then compare the form itself).
-pub fn hash(kind: &str, form: &str) -> i64 {
-    let mut buf = Vec::with_capacity(kind.len() + 1 + form.len());
-    buf.extend_from_slice(kind.as_bytes());
-    buf.push(0);
-    buf.extend_from_slice(form.as_bytes());
-    // The bits as SQLite's signed integer.
-    xxh3_64(&buf) as i64
-}
 
 /// A selected row: id, type, and the text to work on.
 type Row = (i64, String, String);

@@ -168,7 +168,10 @@ mod tests {
         let hash: i64 = conn
             .query_row("SELECT canonical_hash FROM puzzles", [], |r| r.get(0))
             .unwrap();
-        assert_eq!(hash, super::super::canonical::hash("sudoku", "c"));
+        assert_eq!(
+            hash,
+            crate::pipeline::process::canonical_hash("sudoku", "c")
+        );
         let indexes: Vec<String> = conn
             .prepare(
                 "SELECT name FROM sqlite_master WHERE type = 'index'

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{Archive, ArchiveError, canonical, set_foreign_keys};
+use super::{Archive, ArchiveError, set_foreign_keys};
 use crate::input::Item;
 use crate::pipeline::{Input, Outcome, Processed, Sink};
 use crate::progress::Progress;
@@ -232,12 +232,11 @@ impl<'a> ImportWriter<'a> {
                     Outcome::Accepted(rec) => rec,
                 };
                 let kind = rec.kind.as_str();
-                let form_hash = rec.canonical.as_deref().map(|f| canonical::hash(kind, f));
                 // With --dedup isomorphs, an equivalent stored puzzle (maybe
                 // this very one) takes the line.
-                let isomorph = match (&dedup, &rec.canonical, form_hash) {
-                    (Dedup::Isomorphs, Some(form), Some(h)) => by_canonical
-                        .query_row(params![h, kind, form], |r| {
+                let isomorph = match (&dedup, &rec.canonical) {
+                    (Dedup::Isomorphs, Some(c)) => by_canonical
+                        .query_row(params![c.hash, kind, c.form], |r| {
                             Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
                         })
                         .optional()
@@ -263,8 +262,8 @@ impl<'a> ImportWriter<'a> {
                             rec.solution,
                             import_id,
                             &rec.key[..],
-                            rec.canonical,
-                            form_hash
+                            rec.canonical.as_ref().map(|c| &c.form),
+                            rec.canonical.as_ref().map(|c| c.hash)
                         ])
                         .map_err(sql)?;
                     if added == 1 {

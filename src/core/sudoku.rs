@@ -167,16 +167,10 @@ pub fn analyse(s: &str) -> Result<Analysis, Error> {
         };
         (status, board.all_candidates(), write_packed(&board))
     };
-    let mut givens = [0u8; CELLS];
-    for ((g, m), &is_given) in givens.iter_mut().zip(board.masks()).zip(&given) {
-        if is_given {
-            *g = m.single().map_or(0, Digit::get);
-        }
-    }
     Ok(Analysis {
         kind: PuzzleType::Sudoku,
-        clues: given.iter().filter(|&&g| g).count() as u32,
-        givens: digits_string(&givens),
+        clues: board.clue_count(),
+        givens: digits_string(&board.givens()),
         encoding,
         status,
         candidates,

@@ -246,11 +246,7 @@ impl<R: Read + Send> ChunkReader for CsvReader<R> {
         }
         chunk.offset = self.inner.position().byte();
         self.last_bytes = chunk.data.len();
-        Ok(if chunk.items.is_empty() {
-            None
-        } else {
-            Some(chunk)
-        })
+        Ok((!chunk.items.is_empty()).then_some(chunk))
     }
 }
 

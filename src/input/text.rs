@@ -113,11 +113,7 @@ impl<R: Read + Send> ChunkReader for TextReader<R> {
             }
         }
         chunk.offset = self.offset;
-        Ok(if chunk.items.is_empty() {
-            None
-        } else {
-            Some(chunk)
-        })
+        Ok((!chunk.items.is_empty()).then_some(chunk))
     }
 }
 

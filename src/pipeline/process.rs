@@ -3,7 +3,7 @@
 //! propagate, count, encode). Runs on the rayon workers, so it is pure and
 //! allocation-light; the writer decides what is new and what is a duplicate.
 
-use xxhash_rust::xxh3::xxh3_128;
+use xxhash_rust::xxh3::{xxh3_64, xxh3_128};
 
 use crate::core::canon;
 use crate::core::puzzle::{self, PuzzleType, Status, TypeHint};
@@ -22,7 +22,15 @@ pub struct Record {
     /// 128-bit hash of (type, givens), the archive's unique key.
     pub key: [u8; 16],
     /// The isomorph canonical form, when asked for and computable.
-    pub canonical: Option<String>,
+    pub canonical: Option<Canonical>,
+}
+
+/// A puzzle's isomorph canonical form and the hash the archive indexes it by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Canonical {
+    pub form: String,
+    /// [`canonical_hash`] of the type and form.
+    pub hash: i64,
 }
 
 /// What the per-line stage does besides the checks every line gets.
@@ -51,11 +59,23 @@ pub enum Outcome {
 
 /// The unique key of a puzzle: the type and identity string, hashed.
 pub fn key_of(kind: PuzzleType, givens: &str) -> [u8; 16] {
-    let mut buf = Vec::with_capacity(givens.len() + 8);
-    buf.extend_from_slice(kind.as_str().as_bytes());
+    xxh3_128(&tagged(kind.as_str(), givens)).to_be_bytes()
+}
+
+/// `puzzles.canonical_hash`: 64 bits of (type, canonical form), the index
+/// isomorph lookups go through (they then compare the form itself).
+pub fn canonical_hash(kind: &str, form: &str) -> i64 {
+    // The bits as SQLite's signed integer.
+    xxh3_64(&tagged(kind, form)) as i64
+}
+
+/// The bytes both hashes take: the type name, a NUL, the text.
+fn tagged(kind: &str, text: &str) -> Vec<u8> {
+    let mut buf = Vec::with_capacity(kind.len() + 1 + text.len());
+    buf.extend_from_slice(kind.as_bytes());
     buf.push(0);
-    buf.extend_from_slice(givens.as_bytes());
-    xxh3_128(&buf).to_be_bytes()
+    buf.extend_from_slice(text.as_bytes());
+    buf
 }
 
 fn reject(code: &'static str, message: impl Into<String>) -> Outcome {
@@ -97,7 +117,11 @@ pub fn analyse_token(token: &str, settings: Settings) -> Outcome {
                     canonical: settings
                         .canonical
                         .then(|| canon::of(a.kind, &a.givens).ok())
-                        .flatten(),
+                        .flatten()
+                        .map(|form| Canonical {
+                            hash: canonical_hash(a.kind.as_str(), &form),
+                            form,
+                        }),
                     kind: a.kind,
                     clues: a.clues,
                     givens: a.givens,

@@ -133,7 +133,7 @@ const NO_BOX: u16 = 1 << 15;
 
 /// The row itself when it holds exactly one position (or none), else 0.
 #[inline(always)]
-const fn row_single(row: u32) -> u32 {
+pub(super) const fn row_single(row: u32) -> u32 {
     if row & row.wrapping_sub(1) == 0 {
         row
     } else {
@@ -200,23 +200,17 @@ impl Planes {
     /// The digit values (1..=9) when every cell holds exactly one
     /// candidate, as after a fixpoint that solved the puzzle.
     pub(super) fn solved(&self) -> Option<[u8; CELLS]> {
-        let mut out = [0u8; CELLS];
-        let mut count = 0;
-        for (d, plane) in self.0.iter().enumerate() {
-            for (b, &w) in plane.iter().enumerate() {
-                let mut w = w;
-                count += w.count_ones();
-                if count > CELLS as u32 {
-                    return None;
-                }
-                while w != 0 {
-                    out[27 * b + w.trailing_zeros() as usize % 27] = d as u8 + 1;
-                    w &= w - 1;
-                }
+        for b in 0..3 {
+            let (mut once, mut twice) = (0u32, 0u32);
+            for plane in &self.0 {
+                twice |= once & plane[b];
+                once |= plane[b];
+            }
+            if once != BAND || twice != 0 {
+                return None;
             }
         }
-        // 81 candidates and no empty cell: one in each.
-        (count == CELLS as u32 && !out.contains(&0)).then_some(out)
+        Some(super::solve::grid_of(&self.0))
     }
 
     /// Deduce in band `B`: every cell newly left with one candidate (not

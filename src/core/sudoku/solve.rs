@@ -19,7 +19,7 @@
 //!
 //! No parsing and no I/O: digits or masks in, a count and a grid out.
 
-use super::propagate::{BAND, BAND_PEERS, Planes, column};
+use super::propagate::{BAND, BAND_PEERS, Planes, column, row_single};
 use crate::core::grid::CELLS;
 use crate::core::mask::Mask;
 
@@ -36,47 +36,30 @@ pub struct Solutions {
 /// Counts solutions up to `limit` from givens: 1..=9 a given digit, any
 /// other value an empty cell.
 pub fn count_solutions(givens: &[u8; CELLS], limit: usize) -> Solutions {
-    let mut search = Search {
-        limit,
-        count: 0,
-        first: None,
-    };
-    if let (true, Some(state)) = (limit > 0, State::from_givens(givens)) {
-        search.run(state);
-    }
-    Solutions {
-        count: search.count,
-        first: search.first,
-    }
+    search_from(State::from_givens(givens), limit)
 }
 
 /// Counts solutions up to `limit` from candidate sets (one bit = placed).
 /// An empty mask is a cell with no candidate: there is no solution.
 pub fn count_solutions_from(cands: &[Mask; CELLS], limit: usize) -> Solutions {
-    let mut search = Search {
-        limit,
-        count: 0,
-        first: None,
-    };
-    if let (true, Some(state)) = (limit > 0, State::new(cands)) {
-        search.run(state);
-    }
-    Solutions {
-        count: search.count,
-        first: search.first,
-    }
+    search_from(State::new(cands), limit)
 }
 
 /// Counts solutions up to `limit` from propagated planes (see
 /// `Planes::fixpoint`): the search starts from them as they are.
 pub(super) fn count_solutions_in(planes: &Planes, limit: usize) -> Solutions {
+    search_from(Some(State::from_planes(planes)), limit)
+}
+
+/// Searches from `start` (`None`: a clash, no solution) up to `limit`.
+fn search_from(start: Option<State>, limit: usize) -> Solutions {
     let mut search = Search {
         limit,
         count: 0,
         first: None,
     };
-    if limit > 0 {
-        search.run(State::from_planes(planes));
+    if let (true, Some(state)) = (limit > 0, start) {
+        search.run(state);
     }
     Solutions {
         count: search.count,
@@ -184,16 +167,6 @@ const CLAIMED: [u32; 512] = {
     }
     t
 };
-
-/// The row itself when it holds exactly one position, else 0.
-#[inline(always)]
-const fn row_single(row: u32) -> u32 {
-    if row & row.wrapping_sub(1) == 0 {
-        row
-    } else {
-        0
-    }
-}
 
 #[derive(Clone, Copy)]
 struct State {
@@ -523,26 +496,30 @@ impl State {
         three.or(first).unwrap_or((0, 0))
     }
 
-    /// The grid of a solved state, eight cells per step: each digit's bits
-    /// are spread into bytes, so there is no branch per cell.
     fn solution(&self) -> [u8; CELLS] {
-        let f = &self.f;
-        let mut out = [0u8; CELLS];
-        for (b, cells) in out.chunks_exact_mut(27).enumerate() {
-            let b = b % 3;
-            // The four bits of each cell's digit value, as band words.
-            let v0 = f[0][b] | f[2][b] | f[4][b] | f[6][b] | f[8][b];
-            let v1 = f[1][b] | f[2][b] | f[5][b] | f[6][b];
-            let v2 = f[3][b] | f[4][b] | f[5][b] | f[6][b];
-            let v3 = f[7][b] | f[8][b];
-            for (k, chunk) in cells.chunks_mut(8).enumerate() {
-                let byte = |v: u32| SPREAD[((v >> (8 * k)) & 0xff) as usize];
-                let bytes = byte(v0) | byte(v1) << 1 | byte(v2) << 2 | byte(v3) << 3;
-                chunk.copy_from_slice(&bytes.to_le_bytes()[..chunk.len()]);
-            }
-        }
-        out
+        grid_of(&self.f)
     }
+}
+
+/// The grid of digit planes holding one candidate per cell, eight cells
+/// per step: each digit's bits are spread into bytes, so there is no
+/// branch per cell.
+pub(super) fn grid_of(f: &[[u32; 3]; 9]) -> [u8; CELLS] {
+    let mut out = [0u8; CELLS];
+    for (b, cells) in out.chunks_exact_mut(27).enumerate() {
+        let b = b % 3;
+        // The four bits of each cell's digit value, as band words.
+        let v0 = f[0][b] | f[2][b] | f[4][b] | f[6][b] | f[8][b];
+        let v1 = f[1][b] | f[2][b] | f[5][b] | f[6][b];
+        let v2 = f[3][b] | f[4][b] | f[5][b] | f[6][b];
+        let v3 = f[7][b] | f[8][b];
+        for (k, chunk) in cells.chunks_mut(8).enumerate() {
+            let byte = |v: u32| SPREAD[((v >> (8 * k)) & 0xff) as usize];
+            let bytes = byte(v0) | byte(v1) << 1 | byte(v2) << 2 | byte(v3) << 3;
+            chunk.copy_from_slice(&bytes.to_le_bytes()[..chunk.len()]);
+        }
+    }
+    out
 }
 
 /// For 8 bits: a u64 whose byte k is bit k.
