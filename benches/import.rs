@@ -9,6 +9,7 @@
 //! table (no parsing, no checks, no index: the floor) and the full
 //! `sudoku-archive import` into a fresh archive, and prints both, their
 //! ratio, the rate, the import's peak memory, and the rate of each million;
+//! then the same import again into that archive (a re-run: nothing new);
 //! with one million, also the import with `--no-canonical`, for scale.
 //!
 //! Run: `cargo bench --bench import [-- --millions N] [--corpora DIR]`
@@ -185,6 +186,11 @@ struct ImportRun {
 /// archive's `imports` row (committed with every batch) to time each million.
 fn full_import(file: &Path, db: &Path, extra: &[&str]) -> ImportRun {
     remove_db(db);
+    import(file, db, extra)
+}
+
+/// `sudoku-archive import` of `file` into `db` as it is.
+fn import(file: &Path, db: &Path, extra: &[&str]) -> ImportRun {
     let start = Instant::now();
     let child = Command::new(BIN)
         .args(["import", "--json", "--quiet"])
@@ -260,6 +266,9 @@ fn main() {
     );
     let floor = sqlite_floor(&file, &dir.join("floor.sqlite"));
     let run = full_import(&file, &dir.join("bench.sqlite"), &[]);
+    // A nightly job's usual case: the same file again, every line stored.
+    let again = import(&file, &dir.join("bench.sqlite"), &[]);
+    assert_eq!(again.summary["stored"], 0, "a re-run stored puzzles");
     remove_db(&dir.join("bench.sqlite"));
     // The isomorph canonical form (issue 7) is on by default and is the
     // costliest step after solving: the same import without it, for scale.
@@ -289,6 +298,13 @@ fn main() {
         lines as f64 / run.seconds,
         rss
     );
+    println!(
+        "{:<30} {:>9.2} {:>12.0} {:>6.0} MiB",
+        "  ... again (re-run, all stored)",
+        again.seconds,
+        lines as f64 / again.seconds,
+        again.summary["peak_rss_kib"].as_u64().unwrap_or(0) as f64 / 1024.0
+    );
     if let Some(b) = &bare {
         let kib = b.summary["peak_rss_kib"].as_u64().unwrap_or(0);
         println!(
@@ -307,6 +323,7 @@ fn main() {
         "ratio import/floor: {:.2}x (target <= 2.50x)",
         run.seconds / floor
     );
+    println!("ratio re-run/floor: {:.2}x", again.seconds / floor);
     println!(
         "lines {} = stored {} + duplicates {} + rejected {} + skipped {}",
         n("lines"),

@@ -445,6 +445,7 @@ fn run_pipeline(mut reader: impl ChunkReader, hint: TypeHint) -> Result<usize, T
                         hint,
                         canonical: true,
                     },
+                    None,
                 )
             })?;
             if let Outcome::Rejected(r) = outcome {

@@ -6,6 +6,7 @@
 pub mod canonical;
 pub mod query;
 pub mod schema;
+pub mod stored;
 pub mod writer;
 
 use std::path::{Path, PathBuf};
@@ -172,6 +173,22 @@ impl Archive {
             }
         }
         Ok(version)
+    }
+
+    /// Lookups of this archive's puzzles for the pipeline's workers, unless
+    /// it holds none (a first import would only pay for them): `canonical`
+    /// says whether they return canonical forms, `cache_kib` is the page
+    /// cache of each of their connections.
+    pub fn stored_puzzles(
+        &self,
+        canonical: bool,
+        cache_kib: u64,
+    ) -> Result<Option<stored::StoredPuzzles>, ArchiveError> {
+        let any: bool = self
+            .conn
+            .query_row("SELECT EXISTS (SELECT 1 FROM puzzles)", [], |r| r.get(0))
+            .map_err(|e| ArchiveError::sql("counting stored puzzles", e))?;
+        Ok(any.then(|| stored::StoredPuzzles::new(&self.path, canonical, cache_kib)))
     }
 
     fn configure(&self, tuning: Tuning) -> Result<(), ArchiveError> {

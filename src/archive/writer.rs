@@ -10,6 +10,7 @@ use rusqlite::{OptionalExtension, params};
 
 use super::{Archive, ArchiveError, set_foreign_keys};
 use crate::input::Item;
+use crate::pipeline::process::Canonical;
 use crate::pipeline::{Input, Outcome, Processed, Sink};
 use crate::progress::Progress;
 
@@ -40,6 +41,17 @@ pub enum Dedup {
 /// index page the batch touched, and the key indexes are random.
 const BATCH_LINES: usize = 65_536;
 const BATCH_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// What became of an accepted line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fate {
+    /// Its puzzle is new: stored now.
+    Stored,
+    /// The same puzzle is stored.
+    Duplicate,
+    /// An isomorph of it is stored (`--dedup isomorphs`).
+    Isomorph,
+}
 
 /// Stores a puzzle unless its key is already there.
 pub(super) const INSERT_PUZZLE: &str = "INSERT INTO puzzles
@@ -218,9 +230,33 @@ impl<'a> ImportWriter<'a> {
                     }
                     Ok(())
                 };
+            // With --dedup isomorphs, the first stored puzzle equivalent to
+            // a line's (maybe that very puzzle) takes the line.
+            let mut isomorph = |kind: &str,
+                                canonical: &Option<Canonical>,
+                                givens: &str|
+             -> Result<Option<(i64, Fate)>, ArchiveError> {
+                let (Dedup::Isomorphs, Some(c)) = (dedup, canonical) else {
+                    return Ok(None);
+                };
+                let found = by_canonical
+                    .query_row(params![c.hash, kind, c.form], |r| {
+                        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+                    })
+                    .optional()
+                    .map_err(sql)?;
+                Ok(found.map(|(id, stored)| {
+                    let fate = if stored == givens {
+                        Fate::Duplicate
+                    } else {
+                        Fate::Isomorph
+                    };
+                    (id, fate)
+                }))
+            };
             for (item, outcome) in p.chunk.items.iter().zip(&p.outcomes) {
                 counts.lines += 1;
-                let rec = match outcome {
+                let (puzzle_id, fate) = match outcome {
                     Outcome::Skipped => {
                         counts.skipped += 1;
                         continue;
@@ -229,59 +265,64 @@ impl<'a> ImportWriter<'a> {
                         add_reject(item, r.code, &r.message)?;
                         continue;
                     }
-                    Outcome::Accepted(rec) => rec,
-                };
-                let kind = rec.kind.as_str();
-                // With --dedup isomorphs, an equivalent stored puzzle (maybe
-                // this very one) takes the line.
-                let isomorph = match (&dedup, &rec.canonical) {
-                    (Dedup::Isomorphs, Some(c)) => by_canonical
-                        .query_row(params![c.hash, kind, c.form], |r| {
-                            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-                        })
-                        .optional()
-                        .map_err(sql)?,
-                    _ => None,
-                };
-                let (puzzle_id, relation) = if let Some((id, givens)) = isomorph {
-                    counts.duplicates += 1;
-                    if givens == rec.givens {
-                        (id, "exact")
-                    } else {
-                        counts.isomorphs += 1;
-                        (id, "isomorph")
-                    }
-                } else {
-                    let added = insert
-                        .execute(params![
-                            kind,
-                            rec.clues,
-                            rec.givens,
-                            rec.encoding,
-                            rec.solutions,
-                            rec.solution,
-                            import_id,
-                            &rec.key[..],
-                            rec.canonical.as_ref().map(|c| &c.form),
-                            rec.canonical.as_ref().map(|c| c.hash)
-                        ])
-                        .map_err(sql)?;
-                    if added == 1 {
-                        counts.stored += 1;
-                        (tx.last_insert_rowid(), "exact")
-                    } else {
-                        let (id, t, g): (i64, String, String) = by_key
-                            .query_row([&rec.key[..]], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-                            .map_err(sql)?;
-                        if t != kind || g != rec.givens {
-                            let why = format!(
-                                "{kind}: its 128-bit key equals that of stored puzzle {id}, which differs"
-                            );
-                            add_reject(item, "hash-collision", &why)?;
-                            continue;
+                    Outcome::Known(k) => {
+                        match isomorph(k.kind.as_str(), &k.canonical, &k.givens)? {
+                            Some(found) => found,
+                            // Found by the workers: the line's own puzzle.
+                            None => (k.id, Fate::Duplicate),
                         }
+                    }
+                    Outcome::Accepted(rec) => {
+                        let kind = rec.kind.as_str();
+                        if let Some(found) = isomorph(kind, &rec.canonical, &rec.givens)? {
+                            found
+                        } else if insert
+                            .execute(params![
+                                kind,
+                                rec.clues,
+                                rec.givens,
+                                rec.encoding,
+                                rec.solutions,
+                                rec.solution,
+                                import_id,
+                                &rec.key[..],
+                                rec.canonical.as_ref().map(|c| &c.form),
+                                rec.canonical.as_ref().map(|c| c.hash)
+                            ])
+                            .map_err(sql)?
+                            == 1
+                        {
+                            (tx.last_insert_rowid(), Fate::Stored)
+                        } else {
+                            let (id, t, g): (i64, String, String) = by_key
+                                .query_row([&rec.key[..]], |r| {
+                                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+                                })
+                                .map_err(sql)?;
+                            if t != kind || g != rec.givens {
+                                let why = format!(
+                                    "{kind}: its 128-bit key equals that of stored puzzle {id}, which differs"
+                                );
+                                add_reject(item, "hash-collision", &why)?;
+                                continue;
+                            }
+                            (id, Fate::Duplicate)
+                        }
+                    }
+                };
+                let relation = match fate {
+                    Fate::Stored => {
+                        counts.stored += 1;
+                        "exact"
+                    }
+                    Fate::Duplicate => {
                         counts.duplicates += 1;
-                        (id, "exact")
+                        "exact"
+                    }
+                    Fate::Isomorph => {
+                        counts.duplicates += 1;
+                        counts.isomorphs += 1;
+                        "isomorph"
                     }
                 };
                 source

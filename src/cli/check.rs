@@ -44,7 +44,8 @@ impl Sink for Report {
             self.lines += 1;
             match outcome {
                 Outcome::Skipped => self.skipped += 1,
-                Outcome::Accepted(_) => self.accepted += 1,
+                // `check` has no archive to know puzzles from.
+                Outcome::Accepted(_) | Outcome::Known(_) => self.accepted += 1,
                 Outcome::Rejected(r) => {
                     self.rejected += 1;
                     // A closed pipe (`| head`) is not an error worth reporting.
@@ -72,6 +73,7 @@ pub fn run(a: CheckArgs) -> anyhow::Result<u8> {
             canonical: false,
         },
         jobs: a.input.jobs,
+        stored: None,
     };
     let result = pipeline::run(&inputs, &opts, &mut report);
     if let Some(p) = &report.progress {

@@ -1,13 +1,15 @@
 //! `sudoku-archive import`: run the pipeline into an archive and report what
 //! became of every line.
 
+use std::sync::Arc;
+
 use anyhow::Context;
 use clap::Args;
 
 use super::{DbArg, InputArgs, thousands};
 use crate::archive::writer::{Counts, Dedup, ImportWriter};
 use crate::archive::{Archive, Tuning};
-use crate::pipeline::{self, Options, RunError, Settings};
+use crate::pipeline::{self, Options, RunError, Settings, Stored};
 use crate::progress::Progress;
 
 #[derive(Debug, Args)]
@@ -26,7 +28,8 @@ pub struct ImportArgs {
     /// Print the summary as one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
-    /// SQLite page cache in MiB: bounds memory; larger keeps big archives fast.
+    /// SQLite page cache in MiB: bounds memory; larger keeps big archives
+    /// fast. Lookups of stored puzzles (re-runs) use half as much again.
     #[arg(long, value_name = "MIB", default_value_t = 256)]
     pub cache_mib: u32,
     /// Cap the archive at this many pages, as if the disk filled up (for tests).
@@ -71,6 +74,16 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         DedupArg::Exact => Dedup::Exact,
         DedupArg::Isomorphs => Dedup::Isomorphs,
     };
+    // The workers' lookup connections share half the writer's cache: a
+    // re-run, where they matter, writes little.
+    let workers = match a.input.jobs {
+        0 => rayon::current_num_threads(),
+        n => n,
+    };
+    let lookup_cache_kib = u64::from(a.cache_mib) * 1024 / 2 / workers.max(1) as u64;
+    let stored = archive
+        .stored_puzzles(a.dedup == DedupArg::Isomorphs, lookup_cache_kib)?
+        .map(|s| Arc::new(s) as Arc<dyn Stored>);
     let mut writer = ImportWriter::begin(&mut archive, dedup, &arguments, inputs.len(), progress)?;
     let settings = Settings {
         hint: a.input.kind.hint(),
@@ -79,6 +92,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     let opts = Options {
         settings,
         jobs: a.input.jobs,
+        stored,
     };
     let outcome = pipeline::run(&inputs, &opts, &mut writer);
     let error = outcome.as_ref().err().map(RunError::to_string);

@@ -187,14 +187,33 @@ pub fn recognise(s: &str) -> Result<PuzzleType, PuzzleError> {
     }
 }
 
-/// Parses, validates, propagates and solves one puzzle string (bare or URL).
-pub fn analyse(s: &str, hint: TypeHint) -> Result<Analysis, PuzzleError> {
+/// The bare string and its type: the hint's, else the URL page's, else the shape's.
+fn resolve(s: &str, hint: TypeHint) -> Result<(&str, PuzzleType), PuzzleError> {
     let (bare, url_type) = strip_url(s);
     let kind = match (hint, url_type) {
         (TypeHint::Only(t), _) => t,
         (TypeHint::Auto, Some(t)) => t,
         (TypeHint::Auto, None) => recognise(bare)?,
     };
+    Ok((bare, kind))
+}
+
+/// The identity a puzzle string would be stored under, when the string
+/// carries nothing else, so that analysing it again would give the same
+/// result as any stored puzzle with that identity: today the classic
+/// legacy 81-character form. An import uses it to recognise lines already
+/// in the archive without solving them again. `None` for every other form.
+pub fn identity(s: &str, hint: TypeHint) -> Option<(PuzzleType, String)> {
+    let (bare, kind) = resolve(s, hint).ok()?;
+    match kind {
+        PuzzleType::Sudoku => Some((kind, sudoku::identity(bare)?)),
+        PuzzleType::Killer | PuzzleType::Str8ts => None,
+    }
+}
+
+/// Parses, validates, propagates and solves one puzzle string (bare or URL).
+pub fn analyse(s: &str, hint: TypeHint) -> Result<Analysis, PuzzleError> {
+    let (bare, kind) = resolve(s, hint)?;
     Ok(match kind {
         PuzzleType::Sudoku => sudoku::analyse(bare)?,
         PuzzleType::Killer => killer::analyse(bare)?,
@@ -205,6 +224,46 @@ pub fn analyse(s: &str, hint: TypeHint) -> Result<Analysis, PuzzleError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn identity_is_the_stored_givens_of_strings_that_carry_nothing_else() {
+        let top = include_str!("../../tests/data/classic/top1465.txt");
+        let invalid = include_str!("../../tests/data/classic/emerentius_invalid_annotated.txt");
+        let dotted = sudoku::corpus::XWING_81.replace('0', ".");
+        let url = format!("https://www.sudokuwiki.org/sudoku.htm?bd={dotted}");
+        let lines = sudoku::corpus::puzzles(top)
+            .chain(sudoku::corpus::puzzles(invalid))
+            .map(|(p, _)| p.to_owned())
+            .chain([dotted, url]);
+        let mut compared = 0;
+        for s in lines {
+            let analysis = analyse(&s, TypeHint::Auto);
+            match identity(&s, TypeHint::Auto) {
+                Some((kind, givens)) => {
+                    if let Ok(a) = analysis {
+                        assert_eq!((kind, givens), (a.kind, a.givens), "{s}");
+                        compared += 1;
+                    }
+                }
+                None => assert!(analysis.is_err(), "{s}: no identity, but it parses"),
+            }
+        }
+        assert!(compared > 1465, "only {compared} compared");
+    }
+
+    #[test]
+    fn forms_with_more_than_givens_have_no_identity() {
+        let cases = [
+            (sudoku::corpus::XWING_162, TypeHint::Auto),
+            // A hint that the string is not classic overrules its shape.
+            (sudoku::corpus::XWING_81, TypeHint::Only(PuzzleType::Killer)),
+            (&"x".repeat(81), TypeHint::Auto),
+            ("", TypeHint::Auto),
+        ];
+        for (s, hint) in cases {
+            assert_eq!(identity(s, hint), None, "{s}");
+        }
+    }
 
     #[test]
     fn urls_strip_to_their_value_and_name_their_type() {

@@ -7,7 +7,7 @@
 
 mod board;
 #[cfg(test)]
-mod corpus;
+pub(crate) mod corpus;
 mod format;
 mod propagate;
 mod solve;
@@ -132,6 +132,26 @@ pub fn parse(s: &str) -> Result<(Board, Format), Error> {
             found,
         }),
     }
+}
+
+/// The identity ([`Analysis::givens`]) of a legacy 81-character string,
+/// which carries nothing but its givens, so its analysis is a function of
+/// the identity alone. `None` for the packed form (its candidates count too)
+/// and for strings that do not parse.
+pub fn identity(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    if b.len() != LEGACY_LEN {
+        return None;
+    }
+    let mut digits = [0u8; LEGACY_LEN];
+    for (d, &c) in digits.iter_mut().zip(b) {
+        *d = match c {
+            b'.' => b'0',
+            b'0'..=b'9' => c,
+            _ => return None,
+        };
+    }
+    String::from_utf8(digits.to_vec()).ok()
 }
 
 /// Parses, validates, propagates and solves a bare (URL-free) 81 or 162

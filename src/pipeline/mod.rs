@@ -8,13 +8,14 @@
 pub mod process;
 
 use std::io;
+use std::sync::Arc;
 use std::thread;
 
 use crossbeam_channel::{Receiver, Sender, bounded};
 use rayon::prelude::*;
 
 use crate::input::{self, Chunk, Framing, Origin};
-pub use process::{Outcome, Record, Rejection, Settings};
+pub use process::{Known, Outcome, Record, Rejection, Settings, Stored};
 
 /// One input to read, and how its lines are framed.
 #[derive(Clone, Debug)]
@@ -67,6 +68,29 @@ pub struct Options {
     pub settings: Settings,
     /// Worker threads; 0 means one per core.
     pub jobs: usize,
+    /// The archive's puzzles, for recognising lines it already holds.
+    pub stored: Option<Arc<dyn Stored>>,
+}
+
+/// How many lines of a chunk are looked up before deciding whether the
+/// rest are worth looking up.
+const SAMPLE: usize = 32;
+
+/// Whether most sampled lines of a chunk are already stored: a re-run, or
+/// a file that grew since its last import. Otherwise (new puzzles) the
+/// lookups would cost more than they save, and the chunk is analysed as is.
+fn mostly_stored(chunk: &Chunk, settings: Settings, stored: &dyn Stored) -> bool {
+    let (mut tried, mut found) = (0, 0);
+    for token in chunk
+        .items
+        .iter()
+        .filter_map(|item| process::token(chunk, item).ok())
+        .take(SAMPLE)
+    {
+        tried += 1;
+        found += usize::from(process::known(token, settings, stored).is_some());
+    }
+    2 * found > tried
 }
 
 enum Read {
@@ -143,6 +167,7 @@ fn process_all(
     tx: Sender<Receiver<Done>>,
     pool: rayon::ThreadPool,
     settings: Settings,
+    stored: Option<Arc<dyn Stored>>,
 ) {
     for msg in rx {
         let (one_tx, one_rx) = bounded::<Done>(1);
@@ -153,20 +178,26 @@ fn process_all(
             Read::Failed { input, error } => {
                 let _ = one_tx.send(Done::Failed { input, error });
             }
-            Read::Chunk { input, chunk } => pool.spawn(move || {
-                let outcomes = chunk
-                    .items
-                    .par_iter()
-                    .with_min_len(64)
-                    .map(|item| process::process(&chunk, item, settings))
-                    .collect();
-                // The receiver is gone only when the run already stopped.
-                let _ = one_tx.send(Done::Chunk(Processed {
-                    input,
-                    chunk,
-                    outcomes,
-                }));
-            }),
+            Read::Chunk { input, chunk } => {
+                let stored = stored.clone();
+                pool.spawn(move || {
+                    let stored = stored
+                        .as_deref()
+                        .filter(|s| mostly_stored(&chunk, settings, *s));
+                    let outcomes = chunk
+                        .items
+                        .par_iter()
+                        .with_min_len(64)
+                        .map(|item| process::process(&chunk, item, settings, stored))
+                        .collect();
+                    // The receiver is gone only when the run already stopped.
+                    let _ = one_tx.send(Done::Chunk(Processed {
+                        input,
+                        chunk,
+                        outcomes,
+                    }));
+                })
+            }
         }
         if tx.send(one_rx).is_err() {
             return;
@@ -190,9 +221,10 @@ pub fn run<S: Sink>(
     let (done_tx, done_rx) = bounded::<Receiver<Done>>(4);
     let owned = inputs.to_vec();
     let settings = opts.settings;
+    let stored = opts.stored.clone();
     thread::scope(|s| {
         s.spawn(move || read_all(owned, read_tx));
-        s.spawn(move || process_all(read_rx, done_tx, pool, settings));
+        s.spawn(move || process_all(read_rx, done_tx, pool, settings, stored));
         // Dropping `done_rx` on an early return stops both threads at their next send.
         for pending in done_rx {
             // A chunk's sender is dropped unanswered only if its job died.
@@ -212,4 +244,114 @@ pub fn run<S: Sink>(
         }
         Ok(())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+    use crate::core::puzzle::PuzzleType;
+    use crate::input::ChunkReader;
+    use crate::input::text::TextReader;
+    use process::Canonical;
+
+    /// An archive that knows some givens, and counts how often it is asked.
+    #[derive(Default)]
+    struct Archive {
+        ids: HashMap<String, i64>,
+        asked: AtomicUsize,
+    }
+
+    impl Stored for Archive {
+        fn find(
+            &self,
+            kind: PuzzleType,
+            givens: &str,
+            key: &[u8; 16],
+        ) -> Option<(i64, Option<Canonical>)> {
+            self.asked.fetch_add(1, Ordering::Relaxed);
+            assert_eq!(
+                (kind, *key),
+                (PuzzleType::Sudoku, process::key_of(kind, givens))
+            );
+            self.ids.get(givens).map(|&id| (id, None))
+        }
+    }
+
+    fn outcomes(text: &str, archive: &Archive) -> Vec<Outcome> {
+        let mut reader = TextReader::new(Box::new(std::io::Cursor::new(text.to_owned())));
+        let chunk = reader.next_chunk().unwrap().unwrap();
+        let settings = Settings::default();
+        let stored = Some(archive as &dyn Stored).filter(|s| mostly_stored(&chunk, settings, *s));
+        chunk
+            .items
+            .iter()
+            .map(|item| process::process(&chunk, item, settings, stored))
+            .collect()
+    }
+
+    fn top1465() -> Vec<&'static str> {
+        crate::core::sudoku::corpus::puzzles(include_str!("../../tests/data/classic/top1465.txt"))
+            .map(|(p, _)| p)
+            .collect()
+    }
+
+    #[test]
+    fn lines_the_archive_holds_are_known_without_being_analysed() {
+        let top = top1465();
+        // Stored under their identities: digits, 0 for an empty cell.
+        let identity = |p: &str| p.replace('.', "0");
+        let archive = Archive {
+            ids: HashMap::from([
+                (identity(top[0]), 7),
+                (identity(top[1]), 8),
+                (identity(top[2]), 9),
+            ]),
+            ..Archive::default()
+        };
+        // The corpus writes empty cells as dots; line 4 spells them 0.
+        let text = format!(
+            "# comment\n{}\n{} trailing text\n{}\n{}\nnot a puzzle\n",
+            top[0],
+            top[1],
+            identity(top[2]),
+            top[3]
+        );
+        let got = outcomes(&text, &archive);
+        let known: Vec<Option<i64>> = got
+            .iter()
+            .map(|o| match o {
+                Outcome::Known(k) => Some(k.id),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(known, [None, Some(7), Some(8), Some(9), None, None]);
+        assert_eq!(got[0], Outcome::Skipped);
+        assert!(
+            matches!(&got[4], Outcome::Accepted(r) if r.givens == identity(top[3])),
+            "{:?}",
+            got[4]
+        );
+        assert!(
+            matches!(&got[5], Outcome::Rejected(r) if r.code == "format"),
+            "{:?}",
+            got[5]
+        );
+        match &got[3] {
+            Outcome::Known(k) => assert_eq!(k.givens, identity(top[2])),
+            o => panic!("{o:?}"),
+        }
+    }
+
+    #[test]
+    fn new_puzzles_are_looked_up_only_as_a_sample() {
+        let top = top1465();
+        let archive = Archive::default();
+        let text: String = top[..100].iter().map(|p| format!("{p}\n")).collect();
+        let got = outcomes(&text, &archive);
+        assert!(got.iter().all(|o| matches!(o, Outcome::Accepted(_))));
+        assert_eq!(archive.asked.load(Ordering::Relaxed), SAMPLE);
+    }
 }

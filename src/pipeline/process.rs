@@ -54,7 +54,34 @@ pub enum Outcome {
     /// Blank, comment or header line.
     Skipped,
     Accepted(Box<Record>),
+    /// Already in the archive: recognised by its identity, not analysed again.
+    Known(Box<Known>),
     Rejected(Rejection),
+}
+
+/// A line whose puzzle the archive already holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Known {
+    /// The stored puzzle's `puzzles.id`.
+    pub id: i64,
+    pub kind: PuzzleType,
+    pub givens: String,
+    /// The stored canonical form, if it has one.
+    pub canonical: Option<Canonical>,
+}
+
+/// Finds stored puzzles for the workers, so that a re-run does not solve
+/// again what the archive already holds.
+pub trait Stored: Send + Sync {
+    /// The id and canonical form of the stored puzzle with this key, type
+    /// and givens. A failed lookup is `None`: the line is then analysed and
+    /// the writer deduplicates it as usual.
+    fn find(
+        &self,
+        kind: PuzzleType,
+        givens: &str,
+        key: &[u8; 16],
+    ) -> Option<(i64, Option<Canonical>)>;
 }
 
 /// The unique key of a puzzle: the type and identity string, hashed.
@@ -144,32 +171,56 @@ fn utf8(bytes: &[u8]) -> Result<&str, Outcome> {
     })
 }
 
-/// The outcome of one item of a chunk.
-pub fn process(chunk: &Chunk, item: &Item, settings: Settings) -> Outcome {
+/// The outcome of one item of a chunk. With `stored`, a line whose puzzle
+/// the archive holds is [`Outcome::Known`] without being analysed.
+pub fn process(
+    chunk: &Chunk,
+    item: &Item,
+    settings: Settings,
+    stored: Option<&dyn Stored>,
+) -> Outcome {
+    match token(chunk, item) {
+        Err(outcome) => outcome,
+        Ok(token) => match stored.and_then(|s| known(token, settings, s)) {
+            Some(k) => Outcome::Known(Box::new(k)),
+            None => analyse_token(token, settings),
+        },
+    }
+}
+
+/// The stored puzzle a token is, if its form says all there is to it.
+pub fn known(token: &str, settings: Settings, stored: &dyn Stored) -> Option<Known> {
+    let (kind, givens) = puzzle::identity(token, settings.hint)?;
+    let (id, canonical) = stored.find(kind, &givens, &key_of(kind, &givens))?;
+    Some(Known {
+        id,
+        kind,
+        givens,
+        canonical,
+    })
+}
+
+/// An item's puzzle string, or its outcome when it has none.
+pub fn token<'a>(chunk: &'a Chunk, item: &Item) -> Result<&'a str, Outcome> {
     match &item.kind {
-        ItemKind::Header => Outcome::Skipped,
-        ItemKind::BadRecord(msg) => reject("csv", msg.clone()),
-        ItemKind::TooLong { len } => reject(
+        ItemKind::Header => Err(Outcome::Skipped),
+        ItemKind::BadRecord(msg) => Err(reject("csv", msg.clone())),
+        ItemKind::TooLong { len } => Err(reject(
             "too-long",
             format!("line is {len} bytes, longer than any puzzle string (limit {MAX_LINE})"),
-        ),
-        ItemKind::Line => match utf8(chunk.bytes(&item.raw)) {
-            Err(o) => o,
-            Ok(line) => match puzzle_token(line) {
-                Extracted::Skip => Outcome::Skipped,
-                Extracted::Puzzle(token) => analyse_token(token, settings),
-            },
+        )),
+        ItemKind::Line => match puzzle_token(utf8(chunk.bytes(&item.raw))?) {
+            Extracted::Skip => Err(Outcome::Skipped),
+            Extracted::Puzzle(token) => Ok(token),
         },
-        ItemKind::Field(range) => match utf8(chunk.bytes(range)) {
-            Err(o) => o,
-            Ok(field) => {
-                let field = field.trim_start_matches('\u{feff}').trim();
-                if field.is_empty() {
-                    reject("empty", "csv: the puzzle field is empty")
-                } else {
-                    analyse_token(field, settings)
-                }
+        ItemKind::Field(range) => {
+            let field = utf8(chunk.bytes(range))?;
+            let field = field.trim_start_matches('\u{feff}').trim();
+            if field.is_empty() {
+                Err(reject("empty", "csv: the puzzle field is empty"))
+            } else {
+                Ok(field)
             }
-        },
+        }
     }
 }

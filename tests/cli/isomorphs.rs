@@ -156,6 +156,20 @@ fn disguised_copies_are_isomorph_duplicates_with_dedup_isomorphs() {
         .map(|r| r["puzzles"].as_i64().unwrap())
         .sum();
     assert_eq!(sharing, 2 * originals as i64, "{st}");
+
+    // Again with --dedup isomorphs: the lines are all stored, so the workers
+    // find them without solving them again, and yet each disguise still goes
+    // to the first stored puzzle of its form, its original.
+    let again = w.import(&[&f], &["--db", "exact.sqlite", "--dedup", "isomorphs"]);
+    assert_eq!(
+        (
+            n(&again, "stored"),
+            n(&again, "duplicates"),
+            n(&again, "isomorphs")
+        ),
+        (0, 2 * originals, originals),
+        "{again}"
+    );
 }
 
 #[test]

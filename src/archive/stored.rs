@@ -1,0 +1,109 @@
+//! Looking up stored puzzles from the pipeline's workers, so that a re-run
+//! (a nightly job importing a file that only grew) recognises the lines the
+//! archive already holds instead of solving them again.
+//!
+//! A small pool of read-only connections, one taken per lookup: SQLite
+//! connections are not shared between threads, and WAL lets them read
+//! committed batches while the import writes. A lookup never fails the
+//! import: any error means "not found", and the line is then analysed and
+//! deduplicated by the writer as before.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use rusqlite::{Connection, OpenFlags};
+
+use super::BUSY_TIMEOUT;
+use crate::core::puzzle::PuzzleType;
+use crate::pipeline::Stored;
+use crate::pipeline::process::Canonical;
+
+/// The archive's puzzles, by key.
+pub struct StoredPuzzles {
+    path: PathBuf,
+    /// Whether lookups return canonical forms (`--dedup isomorphs` needs them).
+    canonical: bool,
+    /// Page cache of each connection, in KiB. Lookups are random over the
+    /// key index: what misses the cache costs a read of a whole page.
+    cache_kib: u64,
+    idle: Mutex<Vec<Connection>>,
+}
+
+impl StoredPuzzles {
+    pub fn new(path: &Path, canonical: bool, cache_kib: u64) -> StoredPuzzles {
+        StoredPuzzles {
+            path: path.to_path_buf(),
+            canonical,
+            cache_kib,
+            idle: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn open(&self) -> rusqlite::Result<Connection> {
+        let c = Connection::open_with_flags(
+            &self.path,
+            OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )?;
+        c.busy_timeout(BUSY_TIMEOUT)?;
+        c.pragma_update(None, "cache_size", -(self.cache_kib as i64))?;
+
+        Ok(c)
+    }
+
+    /// The id and canonical form (when asked for) of the puzzle stored
+    /// under `key`, if it is this type and givens.
+    fn lookup(
+        &self,
+        c: &Connection,
+        kind: PuzzleType,
+        givens: &str,
+        key: &[u8; 16],
+    ) -> rusqlite::Result<Option<(i64, Option<Canonical>)>> {
+        let sql = if self.canonical {
+            "SELECT id, type, givens, canonical, canonical_hash FROM puzzles WHERE key = ?1"
+        } else {
+            "SELECT id, type, givens FROM puzzles WHERE key = ?1"
+        };
+        let mut statement = c.prepare_cached(sql)?;
+        let mut rows = statement.query([&key[..]])?;
+        let Some(r) = rows.next()? else {
+            return Ok(None);
+        };
+        // The same key with another puzzle is a hash collision: the writer
+        // reports it, so the line goes the usual way.
+        if r.get_ref(1)?.as_str()? != kind.as_str() || r.get_ref(2)?.as_str()? != givens {
+            return Ok(None);
+        }
+        let canonical = if self.canonical {
+            let form: Option<String> = r.get(3)?;
+            let hash: Option<i64> = r.get(4)?;
+            form.zip(hash).map(|(form, hash)| Canonical { form, hash })
+        } else {
+            None
+        };
+        Ok(Some((r.get(0)?, canonical)))
+    }
+}
+
+impl Stored for StoredPuzzles {
+    fn find(
+        &self,
+        kind: PuzzleType,
+        givens: &str,
+        key: &[u8; 16],
+    ) -> Option<(i64, Option<Canonical>)> {
+        // A poisoned pool only means another worker panicked mid-lookup;
+        // the connections in it are still good.
+        let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let conn = match idle {
+            Some(c) => c,
+            None => self.open().ok()?,
+        };
+        let found = self.lookup(&conn, kind, givens, key);
+        self.idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(conn);
+        found.ok().flatten()
+    }
+}
