@@ -18,7 +18,7 @@ use proptest::test_runner::TestCaseError;
 
 use sudoku_archive::core::canon;
 use sudoku_archive::core::killer::Killer;
-use sudoku_archive::core::puzzle::{Analysis, PuzzleType, TypeHint, analyse};
+use sudoku_archive::core::puzzle::{Analysis, PuzzleType, Status, TypeHint, analyse};
 use sudoku_archive::core::{str8ts, sudoku};
 use sudoku_archive::input::csv_file::CsvReader;
 use sudoku_archive::input::extract::{Extracted, puzzle_token};
@@ -663,7 +663,15 @@ proptest! {
                 let a = analyse_timed(&s, TypeHint::Auto)?;
                 prop_assert!(a.is_ok(), "{s:?}: {a:?}");
                 if let Ok(a) = a {
-                    prop_assert!(a.status.count() >= 1, "{s:?} is solvable: {:?}", a.status);
+                    // Built from a solution grid, so never unsolvable. A
+                    // loose layout may end at the search limit (about 1 case
+                    // in 600, e.g. seed 10813597302093232781, max 8): a
+                    // `search-limit` reject, in bounded time.
+                    prop_assert!(
+                        a.status.count() >= 1 || a.status == Status::GaveUp,
+                        "{s:?} is solvable: {:?}",
+                        a.status
+                    );
                     check_round_trip(&s, &a)?;
                 }
             }
