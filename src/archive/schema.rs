@@ -39,6 +39,11 @@ pub const MIGRATIONS: &[Migration] = &[
             super::canonical::fill_missing(c).map(|_| ())
         }),
     },
+    Migration {
+        name: "0004_interrupted_imports.sql",
+        sql: include_str!("../../migrations/0004_interrupted_imports.sql"),
+        fill: None,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -211,6 +216,55 @@ mod tests {
         ] {
             assert!(conn.execute(bad, []).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_version_3_archive_keeps_its_imports_and_can_mark_one_interrupted() {
+        let mut conn = at_version(3);
+        conn.execute_batch(
+            "INSERT INTO imports (id, arguments, status, lines, isomorphs) VALUES (1, '[\"a\"]', 'finished', 5, 2);
+             INSERT INTO imports (id, arguments) VALUES (2, '[]');
+             INSERT INTO files (id, path) VALUES (1, 'a.txt');
+             INSERT INTO puzzles (id, type, clues, givens, encoding, solutions, import_id, key)
+                 VALUES (7, 'sudoku', 17, 'g', 'e', 2, 1, x'01');
+             INSERT INTO rejects (import_id, file_id, line, raw, reason, message)
+                 VALUES (2, 1, 4, 'x', 'length', 'm');",
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let kept: Vec<(i64, String, String, i64, i64)> = conn
+            .prepare("SELECT id, arguments, status, lines, isomorphs FROM imports ORDER BY id")
+            .unwrap()
+            .query_map([], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(
+            kept,
+            [
+                (1, r#"["a"]"#.into(), "finished".into(), 5, 2),
+                (2, "[]".into(), "running".into(), 0, 0)
+            ]
+        );
+        conn.execute("UPDATE imports SET status = 'interrupted' WHERE id = 2", [])
+            .unwrap();
+        assert!(
+            conn.execute("UPDATE imports SET status = 'paused' WHERE id = 2", [])
+                .is_err()
+        );
+        // The rows that name imports still find them.
+        let orphans: i64 = conn
+            .query_row("SELECT count(*) FROM pragma_foreign_key_check", [], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        assert_eq!(orphans, 0);
+        assert!(
+            conn.execute("DELETE FROM imports WHERE id = 1", [])
+                .is_err()
+        );
     }
 
     #[test]

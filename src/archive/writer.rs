@@ -8,6 +8,7 @@ use std::time::Instant;
 
 use rusqlite::{OptionalExtension, params};
 
+use super::lock::ImportLock;
 use super::{Archive, ArchiveError, set_foreign_keys};
 use crate::input::Item;
 use crate::pipeline::process::Canonical;
@@ -72,6 +73,10 @@ pub struct ImportWriter<'a> {
     archive: &'a mut Archive,
     dedup: Dedup,
     pub import_id: i64,
+    /// Earlier imports found killed, now marked `interrupted`.
+    pub interrupted: Vec<i64>,
+    /// Tells later imports this one is alive.
+    _lock: Option<ImportLock>,
     pub counts: Counts,
     /// `file:line: message` of the first rejects, for the summary.
     pub first_rejects: Vec<String>,
@@ -102,6 +107,7 @@ impl<'a> ImportWriter<'a> {
         // writing time, are off for the import; the tests check the result
         // with `foreign_key_check`. Enforcement is back on in `finish`.
         set_foreign_keys(&archive.conn, false)?;
+        let (lock, interrupted) = ImportLock::take(&archive.path, &archive.conn)?;
         archive
             .conn
             .execute("INSERT INTO imports (arguments) VALUES (?1)", [args])
@@ -116,6 +122,8 @@ impl<'a> ImportWriter<'a> {
             archive,
             dedup,
             import_id,
+            interrupted,
+            _lock: lock,
             counts: Counts::default(),
             first_rejects: Vec::new(),
             file_ids: vec![None; inputs],

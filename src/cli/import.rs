@@ -47,6 +47,8 @@ pub enum DedupArg {
 struct Summary<'a> {
     archive: String,
     import_id: i64,
+    /// Earlier imports found killed, marked `interrupted` by this one.
+    interrupted_imports: &'a [i64],
     files: Vec<String>,
     #[serde(flatten)]
     counts: Counts,
@@ -107,6 +109,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     let summary = Summary {
         archive: a.db.db.display().to_string(),
         import_id: writer.import_id,
+        interrupted_imports: &writer.interrupted,
         files: inputs.iter().map(|i| i.name()).collect(),
         counts: c,
         seconds,
@@ -117,6 +120,14 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     if a.json {
         println!("{}", serde_json::to_string(&summary)?);
         return Ok(0);
+    }
+    if !writer.interrupted.is_empty() {
+        let ids: Vec<String> = writer.interrupted.iter().map(i64::to_string).collect();
+        eprintln!(
+            "note: import {} stopped without finishing (killed?) and is now marked interrupted; \
+             running the same files again completes it",
+            ids.join(", ")
+        );
     }
     for r in &writer.first_rejects {
         eprintln!("{r}");

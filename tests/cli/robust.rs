@@ -45,6 +45,14 @@ fn lines_done(w: &Workdir, db: &str) -> i64 {
     .unwrap_or(0)
 }
 
+/// Waits, up to a minute, until imports into `db` have committed `lines` lines.
+fn wait_for_lines(w: &Workdir, db: &str, lines: i64) {
+    let start = Instant::now();
+    while lines_done(w, db) < lines && start.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
 #[test]
 fn a_killed_import_leaves_a_consistent_archive_that_a_rerun_completes() {
     let w = Workdir::new();
@@ -58,10 +66,7 @@ fn a_killed_import_leaves_a_consistent_archive_that_a_rerun_completes() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    while lines_done(&w, "killed.sqlite") < 20_000 && start.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_lines(&w, "killed.sqlite", 20_000);
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
     let done = lines_done(&w, "killed.sqlite");
@@ -90,12 +95,66 @@ fn a_killed_import_leaves_a_consistent_archive_that_a_rerun_completes() {
         "the killed run is visibly unfinished"
     );
 
-    w.run(&["import", "--quiet", "--db", "killed.sqlite", &name]);
+    let rerun = w.run(&[
+        "import",
+        "--json",
+        "--quiet",
+        "--db",
+        "killed.sqlite",
+        &name,
+    ]);
     w.run(&["import", "--quiet", "--db", "clean.sqlite", &name]);
     let resumed = content(&w, "killed.sqlite");
     let clean = content(&w, "clean.sqlite");
     assert_eq!(resumed.0.len(), total as usize);
     assert_eq!(resumed, clean, "re-run after a kill equals a clean run");
+    // The re-run found the killed run dead and said so.
+    assert!(rerun.contains(r#""interrupted_imports":[1]"#), "{rerun}");
+    assert_eq!(
+        w.strings_in(
+            "killed.sqlite",
+            "SELECT id || ' ' || status FROM imports ORDER BY id"
+        ),
+        ["1 interrupted", "2 finished"]
+    );
+}
+
+#[test]
+fn an_import_leaves_the_row_of_one_still_running_alone() {
+    let w = Workdir::new();
+    let big = w.write("big.txt", relabelled_kaggle(30));
+    let small = w.write("small.txt", relabelled_kaggle(1));
+    let mut child = w
+        .command(&[
+            "import",
+            "--quiet",
+            "--db",
+            "both.sqlite",
+            &big.display().to_string(),
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for_lines(&w, "both.sqlite", 1);
+    let second = w.run(&[
+        "import",
+        "--json",
+        "--quiet",
+        "--db",
+        "both.sqlite",
+        &small.display().to_string(),
+    ]);
+    let first_status = w.strings_in("both.sqlite", "SELECT status FROM imports WHERE id = 1");
+    let still_running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        still_running,
+        "the first import ended before the second: make it bigger"
+    );
+    assert!(second.contains(r#""interrupted_imports":[]"#), "{second}");
+    assert_eq!(first_status, ["running"]);
 }
 
 #[test]
@@ -186,10 +245,7 @@ fn readers_see_committed_batches_and_a_second_import_does_not_double_count() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    while lines_done(&w, "puzzles.sqlite") == 0 && start.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    wait_for_lines(&w, "puzzles.sqlite", 1);
     let second = w
         .command(&["import", "--quiet", "--json", b.to_str().unwrap()])
         .stdout(Stdio::piped())
