@@ -654,6 +654,29 @@ mod tests {
     }
 
     #[test]
+    fn the_hardest_sets_agree_with_the_sudoku_crate_on_count_and_solution() {
+        let files = [
+            include_str!("../../../tests/data/classic/forum_hardest_1106.txt"),
+            include_str!("../../../tests/data/classic/forum_hardest_1905_11plus_first2000.txt"),
+            include_str!("../../../tests/data/classic/magictour_topn234.txt"),
+        ];
+        let mut n = 0;
+        for text in files {
+            for (p, _) in puzzles(text) {
+                let g = digits(p);
+                let found = count_solutions(&g, 2);
+                let theirs = sudoku::Sudoku::from_bytes(g).unwrap();
+                assert_eq!(found.count, theirs.solutions_count_up_to(2), "{p}");
+                if found.count == 1 {
+                    assert_eq!(found.first, theirs.solution().map(|s| s.to_bytes()), "{p}");
+                }
+                n += 1;
+            }
+        }
+        assert!(n > 2500, "{n}");
+    }
+
+    #[test]
     fn serg_benchmark_puzzles_have_two_or_more_solutions() {
         let text = include_str!("../../../tests/data/classic/serg_benchmark_multisolution.txt");
         for (p, _) in puzzles(text).take(200) {
