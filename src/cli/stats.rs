@@ -70,7 +70,7 @@ pub fn run(a: StatsArgs) -> anyhow::Result<u8> {
     println!("imports:");
     for i in &s.imports {
         println!(
-            "  #{:<4} {} {:<8} lines {:>10}  stored {:>10}  duplicates {:>10}  rejected {:>8}  skipped {:>8}",
+            "  #{:<4} {} {:<11} lines {:>10}  stored {:>10}  duplicates {:>10}  rejected {:>8}  skipped {:>8}",
             i.id,
             i.started_at,
             i.status,
