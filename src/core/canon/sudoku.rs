@@ -251,83 +251,126 @@ impl RowSearch<'_> {
         out <= self.best & PREFIX[len % 10]
     }
 
-    fn place(&mut self, j: usize, mut w: Work) {
-        if j >= 9 {
-            match w.out.cmp(&self.best) {
-                Ordering::Less => {
-                    self.best = w.out;
-                    self.ties.clear();
-                    self.ties.push(w.node);
+    /// Lay out the rest of the row from output cell `j`. Only choices that
+    /// can still give the least row are followed: an empty cell (or an
+    /// all-empty stack) wherever one fits beats any clue there, and among
+    /// clues only the least label counts. So the walk is a straight loop
+    /// except where equally good choices tie, the only place it branches.
+    fn place(&mut self, mut j: usize, mut w: Work) {
+        loop {
+            if j >= 9 {
+                match w.out.cmp(&self.best) {
+                    Ordering::Less => {
+                        self.best = w.out;
+                        self.ties.clear();
+                        self.ties.push(w.node);
+                    }
+                    Ordering::Equal => self.ties.push(w.node),
+                    Ordering::Greater => {}
                 }
-                Ordering::Equal => self.ties.push(w.node),
-                Ordering::Greater => {}
+                return;
             }
-            return;
-        }
-        let s = j / 3;
-        if w.node.free_stacks & (1 << s) != 0 {
-            // Start of an output stack no source stack is tied to yet: either
-            // an all-empty stack goes here (which one is left open), or a
-            // stack with a clue in this row.
-            let open_clue_stacks = self.clue_stacks & !w.node.bound;
-            let free_later = (w.node.free_stacks >> (s + 1)).count_ones();
-            if w.zero_stacks_used < self.zero_stacks
-                && free_later >= open_clue_stacks.count_ones()
-                && self.promising(w.out, j + 3)
-            {
-                let mut z = w;
-                z.zero_stacks_used += 1;
-                self.place(j + 3, z);
+            let s = j / 3;
+            if w.node.free_stacks & (1 << s) != 0 {
+                // Start of an output stack no source stack is tied to yet:
+                // an all-empty stack (which one is left open) if one is left
+                // and the stacks with clues still fit after it, as its three
+                // zeros beat any stack with a clue.
+                let open_clue_stacks = self.clue_stacks & !w.node.bound;
+                let free_later = (w.node.free_stacks >> (s + 1)).count_ones();
+                if w.zero_stacks_used < self.zero_stacks
+                    && free_later >= open_clue_stacks.count_ones()
+                {
+                    if !self.promising(w.out, j + 3) {
+                        return;
+                    }
+                    w.zero_stacks_used += 1;
+                    j += 3;
+                    continue;
+                }
+                // Otherwise a stack with a clue, and only one with the fewest
+                // clues in this row: its cells come out empty ones first, so
+                // fewer clues means a later first clue.
+                let mut open = fewest_clues(open_clue_stacks, self.row.clues);
+                loop {
+                    let src = open.trailing_zeros() as u8;
+                    open &= open - 1;
+                    let mut b = w;
+                    b.node.stack_of[s] = src;
+                    b.node.bound |= 1 << src;
+                    b.node.free_stacks &= !(1 << s);
+                    if open == 0 {
+                        w = b;
+                        break;
+                    }
+                    self.place(j, b);
+                }
+                continue;
             }
-            let mut open = open_clue_stacks;
-            while open != 0 {
-                let src = open.trailing_zeros() as u8;
-                open &= open - 1;
-                let mut b = w;
-                b.node.stack_of[s] = src;
-                b.node.bound |= 1 << src;
-                b.node.free_stacks &= !(1 << s);
-                self.place(j, b);
+            let fixed = w.node.col_of[j];
+            if fixed != FREE {
+                let digit = self.row.digits[usize::from(fixed) % 9];
+                w.out |= u64::from(w.node.relabel(digit)) << shift(j);
+                if !self.promising(w.out, j + 1) {
+                    return;
+                }
+                j += 1;
+                continue;
             }
-            return;
-        }
-        let fixed = w.node.col_of[j];
-        if fixed != FREE {
-            let digit = self.row.digits[usize::from(fixed) % 9];
-            w.out |= u64::from(w.node.relabel(digit)) << shift(j);
-            if self.promising(w.out, j + 1) {
-                self.place(j + 1, w);
+            // A free position inside a tied stack: an unplaced empty column
+            // (left open) if the clue columns still fit after it, as its zero
+            // beats any clue; otherwise an unplaced clue column, placed now.
+            let stack = usize::from(w.node.stack_of[s]);
+            let unplaced = !w.node.placed & (0b111 << (3 * stack));
+            let clue_cols = unplaced & self.row.clues;
+            let empties = (unplaced & !self.row.clues).count_ones() as u8;
+            let later = ((1u16 << (s * 3 + 3)) - 1) & !((1u16 << (j + 1)) - 1);
+            let free_later = (w.node.free_cols & later).count_ones();
+            if empties > w.zero_cols_used[s] && free_later >= clue_cols.count_ones() {
+                if !self.promising(w.out, j + 1) {
+                    return;
+                }
+                w.zero_cols_used[s] += 1;
+                j += 1;
+                continue;
             }
-            return;
-        }
-        // A free position inside a tied stack: an unplaced empty column (left
-        // open) or an unplaced clue column (placed now).
-        let stack = usize::from(w.node.stack_of[s]);
-        let unplaced = !w.node.placed & (0b111 << (3 * stack));
-        let clue_cols = unplaced & self.row.clues;
-        let empties = (unplaced & !self.row.clues).count_ones() as u8;
-        let later = ((1u16 << (s * 3 + 3)) - 1) & !((1u16 << (j + 1)) - 1);
-        let free_later = (w.node.free_cols & later).count_ones();
-        if empties > w.zero_cols_used[s]
-            && free_later >= clue_cols.count_ones()
-            && self.promising(w.out, j + 1)
-        {
-            let mut z = w;
-            z.zero_cols_used[s] += 1;
-            self.place(j + 1, z);
-        }
-        let mut cols = clue_cols;
-        while cols != 0 {
-            let c = cols.trailing_zeros() as usize;
-            cols &= cols - 1;
-            let mut p = w;
-            p.node.col_of[j] = c as u8;
-            p.node.placed |= 1 << c;
-            p.node.free_cols &= !(1 << j);
-            p.out |= u64::from(p.node.relabel(self.row.digits[c % 9])) << shift(j);
-            if self.promising(p.out, j + 1) {
+            // Only the clue columns whose digit gets the least label: a digit
+            // already labelled keeps its label, a new one takes the next.
+            let mut least = u8::MAX;
+            let mut best_cols = 0u16;
+            let mut cols = clue_cols;
+            while cols != 0 {
+                let c = cols.trailing_zeros() as usize;
+                cols &= cols - 1;
+                let label = w.node.label[usize::from(self.row.digits[c % 9]) % 10];
+                let label = if label == 0 { w.node.next_label } else { label };
+                if label < least {
+                    least = label;
+                    best_cols = 0;
+                }
+                if label == least {
+                    best_cols |= 1 << c;
+                }
+            }
+            w.out |= u64::from(least) << shift(j);
+            if !self.promising(w.out, j + 1) {
+                return;
+            }
+            loop {
+                let c = best_cols.trailing_zeros() as usize;
+                best_cols &= best_cols - 1;
+                let mut p = w;
+                p.node.col_of[j] = c as u8;
+                p.node.placed |= 1 << c;
+                p.node.free_cols &= !(1 << j);
+                p.node.relabel(self.row.digits[c % 9]);
+                if best_cols == 0 {
+                    w = p;
+                    break;
+                }
                 self.place(j + 1, p);
             }
+            j += 1;
         }
     }
 
@@ -383,6 +426,26 @@ fn transpose(grid: &[u8; 81]) -> [u8; 81] {
         *v = grid[(i % 9) * 9 + i / 9];
     }
     t
+}
+
+/// The stacks of `stacks` (bit per source stack) with the fewest clues in
+/// a row whose clue columns are `clues`.
+fn fewest_clues(stacks: u8, clues: u16) -> u8 {
+    let mut least = u32::MAX;
+    let mut fewest = 0;
+    for src in 0..3 {
+        if stacks & (1 << src) != 0 {
+            let n = (clues >> (3 * src) & 0b111).count_ones();
+            if n < least {
+                least = n;
+                fewest = 0;
+            }
+            if n == least {
+                fewest |= 1 << src;
+            }
+        }
+    }
+    fewest
 }
 
 /// Rows a node may lay out as output row `i`: any row of an unused band at a
