@@ -37,9 +37,9 @@ const FREE: u8 = u8::MAX;
 /// exotic puzzles).
 pub fn sudoku(givens: &str) -> Result<String, CanonError> {
     let grid = parse(givens)?;
-    let bytes: Vec<u8> = minlex(&grid).iter().map(|&d| b'0' + d).collect();
+    let ascii = minlex(&grid).map(|d| b'0' + d);
     // Always ASCII digits, so the conversion cannot fail.
-    Ok(String::from_utf8(bytes).unwrap_or_default())
+    Ok(String::from_utf8(ascii.to_vec()).unwrap_or_default())
 }
 
 /// The same form computed by the original, slower search. Kept for the
@@ -118,8 +118,10 @@ struct Node {
     stack_of: [u8; 3],
     /// Source columns placed.
     placed: u16,
-    /// Source digit -> output label, 0 while the digit has not appeared.
-    label: [u8; 10],
+    /// Source digit -> output label, 0 while the digit has not appeared:
+    /// nibble `d` (bits `4d..4d+4`) for digit `d`, so reading a label is a
+    /// shift and a mask, with no bounds check.
+    labels: u64,
     next_label: u8,
     /// Source stacks tied to an output stack (bit per source stack).
     bound: u8,
@@ -138,7 +140,7 @@ impl Node {
             col_of: [FREE; 9],
             stack_of: [FREE; 3],
             placed: 0,
-            label: [0; 10],
+            labels: 0,
             next_label: 1,
             bound: 0,
             free_stacks: 0b111,
@@ -146,18 +148,25 @@ impl Node {
         }
     }
 
+    /// The label `digit` has now, 0 if none yet (always 0 for an empty cell).
+    #[inline(always)]
+    fn label(&self, digit: u8) -> u8 {
+        (self.labels >> (4 * u32::from(digit & 15)) & 0xf) as u8
+    }
+
     /// Relabel on first appearance: the cheapest label is always the next one.
+    /// The empty cell's nibble is never set, so it reads its 0 like a clue
+    /// reads its label, with no test of its own on the common path.
     #[inline(always)]
     fn relabel(&mut self, digit: u8) -> u8 {
-        let d = usize::from(digit) % 10;
-        if digit == 0 {
-            0
-        } else if self.label[d] != 0 {
-            self.label[d]
+        let label = self.label(digit);
+        if label != 0 || digit == 0 {
+            label
         } else {
-            self.label[d] = self.next_label;
+            let label = self.next_label;
+            self.labels |= u64::from(label) << (4 * u32::from(digit & 15));
             self.next_label += 1;
-            self.label[d]
+            label
         }
     }
 }
@@ -177,7 +186,9 @@ struct Work {
 /// Per source row (of either orientation), what every search over it reads.
 #[derive(Clone, Copy, Default)]
 struct Row {
-    digits: [u8; 9],
+    /// Digits by source column; padded to 16 so that any 4-bit index is in
+    /// bounds without a check.
+    digits: [u8; 16],
     /// Source columns holding a clue.
     clues: u16,
     /// Source stacks holding a clue.
@@ -187,50 +198,82 @@ struct Row {
     distinct: bool,
 }
 
-impl Row {
-    fn new(digits: &[u8]) -> Row {
-        let mut row = Row::default();
-        let mut seen = 0u16;
-        row.distinct = true;
-        for (c, (&d, r)) in digits.iter().zip(row.digits.iter_mut()).enumerate() {
-            *r = d;
-            if d != 0 {
-                row.clues |= 1 << c;
-                row.clue_stacks |= 1 << (c / 3);
-                if seen & (1 << d) != 0 {
-                    row.distinct = false;
-                }
-                seen |= 1 << d;
+/// The nine rows and the nine columns of `grid` (the rows of its transpose),
+/// built in one pass so that no transposed grid is built.
+fn rows_of(grid: &[u8; 81]) -> [[Row; 9]; 2] {
+    let mut rows = [[Row::default(); 9]; 2];
+    // Digits seen, and digits seen twice, per row and per column. Bit 0 (the
+    // empty cell) is masked off: empty cells may repeat.
+    let mut seen = [[0u16; 9]; 2];
+    let mut repeated = [[0u16; 9]; 2];
+    for (r, line) in grid.chunks_exact(9).enumerate() {
+        for (c, &d) in line.iter().enumerate() {
+            let bit = (1u16 << (d & 15)) & !1;
+            let clue = u16::from(d != 0);
+            for (t, (a, b)) in [(r, c), (c, r)].into_iter().enumerate() {
+                let row = &mut rows[t][a];
+                row.digits[b] = d;
+                row.clues |= clue << b;
+                repeated[t][a] |= seen[t][a] & bit;
+                seen[t][a] |= bit;
             }
         }
-        row
     }
-
-    /// The least first output row this row can give, when its digits are
-    /// distinct: labels come out 1, 2, 3 ... whatever the column order, so
-    /// only the clue pattern matters, and the least pattern puts the stacks
-    /// in order of clue count with each stack's empty cells first.
-    fn first_row_form(&self) -> u64 {
-        let mut counts = [0u32; 3];
-        for (s, n) in counts.iter_mut().enumerate() {
-            *n = (self.clues >> (3 * s) & 0b111).count_ones();
-        }
-        counts.sort_unstable();
-        let mut out = 0u64;
-        let mut j = 0;
-        let mut label = 1u64;
-        for n in counts {
-            for k in 0..3 {
-                if k >= 3 - n {
-                    out |= label << shift(j);
-                    label += 1;
-                }
-                j += 1;
+    for (orient, dups) in rows.iter_mut().zip(repeated) {
+        for (row, dup) in orient.iter_mut().zip(dups) {
+            for s in 0..3 {
+                row.clue_stacks |= u8::from(row.clues >> (3 * s) & 0b111 != 0) << s;
             }
+            row.distinct = dup == 0;
         }
-        out
     }
+    rows
 }
+
+/// `POP3[m]`: the number of bits set in a 3-bit mask (no popcount
+/// instruction is assumed on the target).
+const POP3: [u8; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
+
+/// `FIRST_ROW_FORM[clues]`: the least first output row a row with distinct
+/// digits and clue columns `clues` can give. Labels come out 1, 2, 3 ...
+/// whatever the column order, so only the clue pattern matters, and the
+/// least pattern puts the stacks in order of clue count with each stack's
+/// empty cells first.
+static FIRST_ROW_FORM: [u64; 512] = {
+    let mut table = [0u64; 512];
+    let mut clues = 0;
+    while clues < 512 {
+        let mut counts = [0u32; 3];
+        let mut s = 0;
+        while s < 3 {
+            counts[s] = (clues >> (3 * s) & 0b111u32).count_ones();
+            s += 1;
+        }
+        // Sort three counts by hand: const code has no sort.
+        if counts[0] > counts[1] {
+            (counts[0], counts[1]) = (counts[1], counts[0]);
+        }
+        if counts[1] > counts[2] {
+            (counts[1], counts[2]) = (counts[2], counts[1]);
+        }
+        if counts[0] > counts[1] {
+            (counts[0], counts[1]) = (counts[1], counts[0]);
+        }
+        let mut out = 0u64;
+        let mut label = 1u64;
+        let mut j = 0;
+        while j < 9 {
+            if j % 3 >= 3 - counts[j / 3] as usize {
+                out |= label << shift(j);
+                label += 1;
+            }
+            j += 1;
+        }
+        table[clues as usize] = out;
+        clues += 1;
+    }
+    table
+};
 
 /// The least next row over every node and every allowed source row, with
 /// every way of reaching it.
@@ -273,17 +316,14 @@ impl RowSearch<'_> {
             let s = j / 3;
             if w.node.free_stacks & (1 << s) != 0 {
                 // Start of an output stack no source stack is tied to yet:
-                // an all-empty stack (which one is left open) if one is left
-                // and the stacks with clues still fit after it, as its three
-                // zeros beat any stack with a clue.
-                let open_clue_stacks = self.clue_stacks & !w.node.bound;
-                let free_later = (w.node.free_stacks >> (s + 1)).count_ones();
-                if w.zero_stacks_used < self.zero_stacks
-                    && free_later >= open_clue_stacks.count_ones()
-                {
-                    if !self.promising(w.out, j + 3) {
-                        return;
-                    }
+                // an all-empty stack (which one is left open) if one is left,
+                // as its three zeros beat any stack with a clue. The stacks
+                // with clues still fit after it: the free output stacks from
+                // here on always number the untied source stacks less the
+                // all-empty ones already given out in this row.
+                if w.zero_stacks_used < self.zero_stacks {
+                    // No prefix check: zeros never make a prefix greater,
+                    // and the cells are already 0 in `out`.
                     w.zero_stacks_used += 1;
                     j += 3;
                     continue;
@@ -291,6 +331,7 @@ impl RowSearch<'_> {
                 // Otherwise a stack with a clue, and only one with the fewest
                 // clues in this row: its cells come out empty ones first, so
                 // fewer clues means a later first clue.
+                let open_clue_stacks = self.clue_stacks & !w.node.bound;
                 let mut open = fewest_clues(open_clue_stacks, self.row.clues);
                 loop {
                     let src = open.trailing_zeros() as u8;
@@ -309,7 +350,7 @@ impl RowSearch<'_> {
             }
             let fixed = w.node.col_of[j];
             if fixed != FREE {
-                let digit = self.row.digits[usize::from(fixed) % 9];
+                let digit = self.row.digits[usize::from(fixed) & 15];
                 w.out |= u64::from(w.node.relabel(digit)) << shift(j);
                 if !self.promising(w.out, j + 1) {
                     return;
@@ -318,18 +359,16 @@ impl RowSearch<'_> {
                 continue;
             }
             // A free position inside a tied stack: an unplaced empty column
-            // (left open) if the clue columns still fit after it, as its zero
-            // beats any clue; otherwise an unplaced clue column, placed now.
-            let stack = usize::from(w.node.stack_of[s]);
-            let unplaced = !w.node.placed & (0b111 << (3 * stack));
-            let clue_cols = unplaced & self.row.clues;
-            let empties = (unplaced & !self.row.clues).count_ones() as u8;
-            let later = ((1u16 << (s * 3 + 3)) - 1) & !((1u16 << (j + 1)) - 1);
-            let free_later = (w.node.free_cols & later).count_ones();
-            if empties > w.zero_cols_used[s] && free_later >= clue_cols.count_ones() {
-                if !self.promising(w.out, j + 1) {
-                    return;
-                }
+            // (left open) if one is left, as its zero beats any clue;
+            // otherwise an unplaced clue column, placed now. The clue columns
+            // still fit after an empty one: the free positions from here to
+            // the stack's end always number its unplaced columns less the
+            // empty ones already given out in this row.
+            let stack = 3 * usize::from(w.node.stack_of[s] % 3);
+            let unplaced = !w.node.placed >> stack & 0b111;
+            let clues = self.row.clues >> stack & 0b111;
+            let empties = POP3[usize::from(unplaced & !clues)];
+            if empties > w.zero_cols_used[s] {
                 w.zero_cols_used[s] += 1;
                 j += 1;
                 continue;
@@ -338,11 +377,11 @@ impl RowSearch<'_> {
             // already labelled keeps its label, a new one takes the next.
             let mut least = u8::MAX;
             let mut best_cols = 0u16;
-            let mut cols = clue_cols;
+            let mut cols = (unplaced & clues) << stack;
             while cols != 0 {
                 let c = cols.trailing_zeros() as usize;
                 cols &= cols - 1;
-                let label = w.node.label[usize::from(self.row.digits[c % 9]) % 10];
+                let label = w.node.label(self.row.digits[c & 15]);
                 let label = if label == 0 { w.node.next_label } else { label };
                 if label < least {
                     least = label;
@@ -363,7 +402,7 @@ impl RowSearch<'_> {
                 p.node.col_of[j] = c as u8;
                 p.node.placed |= 1 << c;
                 p.node.free_cols &= !(1 << j);
-                p.node.relabel(self.row.digits[c % 9]);
+                p.node.relabel(self.row.digits[c & 15]);
                 if best_cols == 0 {
                     w = p;
                     break;
@@ -379,7 +418,7 @@ impl RowSearch<'_> {
     fn search(&mut self, node: &Node, i: usize, r: usize) {
         let free_src = !node.bound & 0b111;
         self.clue_stacks = self.row.clue_stacks & free_src;
-        self.zero_stacks = (free_src & !self.row.clue_stacks).count_ones() as u8;
+        self.zero_stacks = POP3[usize::from(free_src & !self.row.clue_stacks)];
         let mut start = *node;
         start.rows_used |= 1 << r;
         if i.is_multiple_of(3) {
@@ -391,7 +430,7 @@ impl RowSearch<'_> {
             // cut as `place`: stop once the prefix exceeds the best.
             let mut out = 0u64;
             for j in 0..9 {
-                let digit = self.row.digits[usize::from(start.col_of[j]) % 9];
+                let digit = self.row.digits[usize::from(start.col_of[j]) & 15];
                 out |= u64::from(start.relabel(digit)) << shift(j);
                 if !self.promising(out, j + 1) {
                     return;
@@ -431,11 +470,11 @@ fn transpose(grid: &[u8; 81]) -> [u8; 81] {
 /// The stacks of `stacks` (bit per source stack) with the fewest clues in
 /// a row whose clue columns are `clues`.
 fn fewest_clues(stacks: u8, clues: u16) -> u8 {
-    let mut least = u32::MAX;
+    let mut least = u8::MAX;
     let mut fewest = 0;
     for src in 0..3 {
         if stacks & (1 << src) != 0 {
-            let n = (clues >> (3 * src) & 0b111).count_ones();
+            let n = POP3[usize::from(clues >> (3 * src) & 0b111)];
             if n < least {
                 least = n;
                 fewest = 0;
@@ -462,12 +501,7 @@ fn allowed_rows(node: &Node, i: usize) -> u16 {
 }
 
 fn minlex(grid: &[u8; 81]) -> [u8; 81] {
-    let t = transpose(grid);
-    let mut rows = [[Row::default(); 9]; 2];
-    for r in 0..9 {
-        rows[0][r] = Row::new(&grid[r * 9..r * 9 + 9]);
-        rows[1][r] = Row::new(&t[r * 9..r * 9 + 9]);
-    }
+    let rows = rows_of(grid);
     let mut nodes = Vec::with_capacity(32);
     let mut ties = Vec::with_capacity(32);
     let mut out = [0u8; 81];
@@ -480,7 +514,7 @@ fn minlex(grid: &[u8; 81]) -> [u8; 81] {
     for (orient, f) in rows.iter().zip(forms.iter_mut()) {
         for (row, form) in orient.iter().zip(f.iter_mut()) {
             if row.distinct {
-                *form = row.first_row_form();
+                *form = FIRST_ROW_FORM[usize::from(row.clues) % 512];
             }
         }
     }
@@ -525,8 +559,10 @@ fn minlex(grid: &[u8; 81]) -> [u8; 81] {
         for (j, o) in out[i * 9..i * 9 + 9].iter_mut().enumerate() {
             *o = (best >> shift(j) & 0xf) as u8;
         }
-        ties.sort_unstable();
-        ties.dedup();
+        if ties.len() > 1 {
+            ties.sort_unstable();
+            ties.dedup();
+        }
         std::mem::swap(&mut nodes, &mut ties);
         ties.clear();
     }
