@@ -15,6 +15,7 @@
 //! number of survivors small even when the first rows are empty, which is
 //! where an explicit enumeration of column orders would explode.
 
+use std::cell::Cell;
 use std::cmp::Ordering;
 
 use super::{CanonError, cell_at};
@@ -62,8 +63,18 @@ fn parse(givens: &str) -> Result<[u8; 81], CanonError> {
             found: givens.chars().count(),
         });
     }
+    // One branch-free pass for the common, valid case; the error path below
+    // finds the offending byte.
     let mut grid = [0u8; 81];
-    for (i, (&b, g)) in bytes.iter().zip(grid.iter_mut()).enumerate() {
+    let mut bad = false;
+    for (&b, g) in bytes.iter().zip(grid.iter_mut()) {
+        *g = b.wrapping_sub(b'0');
+        bad |= *g > 9;
+    }
+    if !bad {
+        return Ok(grid);
+    }
+    for (i, &b) in bytes.iter().enumerate() {
         if !b.is_ascii_digit() {
             return Err(CanonError::Character {
                 format: FORMAT,
@@ -74,7 +85,6 @@ fn parse(givens: &str) -> Result<[u8; 81], CanonError> {
                 found: givens[i..].chars().next().unwrap_or('?'),
             });
         }
-        *g = b - b'0';
     }
     Ok(grid)
 }
@@ -206,24 +216,27 @@ fn rows_of(grid: &[u8; 81]) -> [[Row; 9]; 2] {
     // empty cell) is masked off: empty cells may repeat.
     let mut seen = [[0u16; 9]; 2];
     let mut repeated = [[0u16; 9]; 2];
-    for (r, line) in grid.chunks_exact(9).enumerate() {
-        for (c, &d) in line.iter().enumerate() {
-            let bit = (1u16 << (d & 15)) & !1;
+    for r in 0..9 {
+        for c in 0..9 {
+            let d = grid[r * 9 + c];
             let clue = u16::from(d != 0);
-            for (t, (a, b)) in [(r, c), (c, r)].into_iter().enumerate() {
-                let row = &mut rows[t][a];
-                row.digits[b] = d;
-                row.clues |= clue << b;
-                repeated[t][a] |= seen[t][a] & bit;
-                seen[t][a] |= bit;
-            }
+            let bit = (1u16 << (d & 15)) & !1;
+            rows[0][r].digits[c] = d;
+            rows[0][r].clues |= clue << c;
+            repeated[0][r] |= seen[0][r] & bit;
+            seen[0][r] |= bit;
+            rows[1][c].digits[r] = d;
+            rows[1][c].clues |= clue << r;
+            repeated[1][c] |= seen[1][c] & bit;
+            seen[1][c] |= bit;
         }
     }
     for (orient, dups) in rows.iter_mut().zip(repeated) {
         for (row, dup) in orient.iter_mut().zip(dups) {
-            for s in 0..3 {
-                row.clue_stacks |= u8::from(row.clues >> (3 * s) & 0b111 != 0) << s;
-            }
+            let c = row.clues;
+            row.clue_stacks = u8::from(c & 0o7 != 0)
+                | u8::from(c & 0o70 != 0) << 1
+                | u8::from(c & 0o700 != 0) << 2;
             row.distinct = dup == 0;
         }
     }
@@ -500,10 +513,27 @@ fn allowed_rows(node: &Node, i: usize) -> u16 {
     }
 }
 
+thread_local! {
+    /// The survivor lists, kept between calls on each thread: two fresh
+    /// vectors per puzzle cost about as much as a short search.
+    static SURVIVORS: Cell<[Vec<Node>; 2]> = const { Cell::new([Vec::new(), Vec::new()]) };
+}
+
 fn minlex(grid: &[u8; 81]) -> [u8; 81] {
+    let [mut nodes, mut ties] = SURVIVORS.take();
+    let out = minlex_with(grid, &mut nodes, &mut ties);
+    // Keep the buffers unless a freak pattern grew them large.
+    if nodes.capacity() + ties.capacity() <= 4096 {
+        nodes.clear();
+        ties.clear();
+        SURVIVORS.set([nodes, ties]);
+    }
+    out
+}
+
+/// [`minlex`] with the survivor lists given: both empty on entry.
+fn minlex_with(grid: &[u8; 81], nodes: &mut Vec<Node>, ties: &mut Vec<Node>) -> [u8; 81] {
     let rows = rows_of(grid);
-    let mut nodes = Vec::with_capacity(32);
-    let mut ties = Vec::with_capacity(32);
     let mut out = [0u8; 81];
 
     // The first row: a row with distinct digits gives a form known without
@@ -524,7 +554,7 @@ fn minlex(grid: &[u8; 81]) -> [u8; 81] {
         zero_stacks: 0,
         clue_stacks: 0,
         best: bound,
-        ties: &mut ties,
+        ties,
     };
     for transposed in 0..2u8 {
         let start = Node::start(transposed);
@@ -543,9 +573,9 @@ fn minlex(grid: &[u8; 81]) -> [u8; 81] {
                 zero_stacks: 0,
                 clue_stacks: 0,
                 best: NO_ROW,
-                ties: &mut ties,
+                ties,
             };
-            for node in &nodes {
+            for node in nodes.iter() {
                 let mut allowed = allowed_rows(node, i);
                 while allowed != 0 {
                     let r = allowed.trailing_zeros() as usize;
@@ -563,7 +593,7 @@ fn minlex(grid: &[u8; 81]) -> [u8; 81] {
             ties.sort_unstable();
             ties.dedup();
         }
-        std::mem::swap(&mut nodes, &mut ties);
+        std::mem::swap(nodes, ties);
         ties.clear();
     }
     out
