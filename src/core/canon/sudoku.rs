@@ -99,9 +99,10 @@ const fn shift(j: usize) -> u32 {
 /// A packed row no real row reaches: every nibble 0xF.
 const NO_ROW: u64 = (1 << 36) - 1;
 
-/// `PREFIX[len]` keeps the first `len` cells of a packed row.
-const PREFIX: [u64; 10] = {
-    let mut t = [0u64; 10];
+/// `PREFIX[len]` keeps the first `len` cells of a packed row. Padded to 16
+/// entries (all whole rows) so a 4-bit index needs no bounds check.
+const PREFIX: [u64; 16] = {
+    let mut t = [NO_ROW; 16];
     let mut len = 0;
     while len <= 9 {
         t[len] = NO_ROW & !((1u64 << (4 * (9 - len))) - 1);
@@ -304,7 +305,7 @@ impl RowSearch<'_> {
     /// Keep a partial row only while it is no greater than the best so far.
     #[inline(always)]
     fn promising(&self, out: u64, len: usize) -> bool {
-        out <= self.best & PREFIX[len % 10]
+        out <= self.best & PREFIX[len & 15]
     }
 
     /// Lay out the rest of the row from output cell `j`. Only choices that
@@ -314,6 +315,20 @@ impl RowSearch<'_> {
     /// except where equally good choices tie, the only place it branches.
     fn place(&mut self, mut j: usize, mut w: Work) {
         loop {
+            // A run of placed columns: a plain relabelling, and the common
+            // case once a few rows are laid out, so tested first.
+            while j < 9 {
+                let fixed = w.node.col_of[j];
+                if fixed == FREE {
+                    break;
+                }
+                let digit = self.row.digits[usize::from(fixed) & 15];
+                w.out |= u64::from(w.node.relabel(digit)) << shift(j);
+                if !self.promising(w.out, j + 1) {
+                    return;
+                }
+                j += 1;
+            }
             if j >= 9 {
                 match w.out.cmp(&self.best) {
                     Ordering::Less => {
@@ -359,16 +374,6 @@ impl RowSearch<'_> {
                     }
                     self.place(j, b);
                 }
-                continue;
-            }
-            let fixed = w.node.col_of[j];
-            if fixed != FREE {
-                let digit = self.row.digits[usize::from(fixed) & 15];
-                w.out |= u64::from(w.node.relabel(digit)) << shift(j);
-                if !self.promising(w.out, j + 1) {
-                    return;
-                }
-                j += 1;
                 continue;
             }
             // A free position inside a tied stack: an unplaced empty column
