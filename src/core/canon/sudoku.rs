@@ -13,7 +13,10 @@
 //! clue: columns that were empty in every row so far are interchangeable and
 //! stay unplaced, as do stacks none of whose columns is placed. That keeps the
 //! number of survivors small even when the first rows are empty, which is
-//! where an explicit enumeration of column orders would explode.
+//! where an explicit enumeration of column orders would explode. Within a
+//! row, a choice that puts an empty cell where another puts a clue, or a
+//! smaller label where another puts a larger one, wins outright, so only
+//! equally good choices branch and the rest of the row is a plain loop.
 
 use std::cell::Cell;
 use std::cmp::Ordering;
