@@ -13,8 +13,12 @@
 //! clue: columns that were empty in every row so far are interchangeable and
 //! stay unplaced, as do stacks none of whose columns is placed. That keeps the
 //! number of survivors small even when the first rows are empty, which is
-//! where an explicit enumeration of column orders would explode.
+//! where an explicit enumeration of column orders would explode. Within a
+//! row, a choice that puts an empty cell where another puts a clue, or a
+//! smaller label where another puts a larger one, wins outright, so only
+//! equally good choices branch and the rest of the row is a plain loop.
 
+use std::cell::Cell;
 use std::cmp::Ordering;
 
 use super::{CanonError, cell_at};
@@ -37,9 +41,9 @@ const FREE: u8 = u8::MAX;
 /// exotic puzzles).
 pub fn sudoku(givens: &str) -> Result<String, CanonError> {
     let grid = parse(givens)?;
-    let bytes: Vec<u8> = minlex(&grid).iter().map(|&d| b'0' + d).collect();
+    let ascii = minlex(&grid).map(|d| b'0' + d);
     // Always ASCII digits, so the conversion cannot fail.
-    Ok(String::from_utf8(bytes).unwrap_or_default())
+    Ok(String::from_utf8(ascii.to_vec()).unwrap_or_default())
 }
 
 /// The same form computed by the original, slower search. Kept for the
@@ -62,8 +66,18 @@ fn parse(givens: &str) -> Result<[u8; 81], CanonError> {
             found: givens.chars().count(),
         });
     }
+    // One branch-free pass for the common, valid case; the error path below
+    // finds the offending byte.
     let mut grid = [0u8; 81];
-    for (i, (&b, g)) in bytes.iter().zip(grid.iter_mut()).enumerate() {
+    let mut bad = false;
+    for (&b, g) in bytes.iter().zip(grid.iter_mut()) {
+        *g = b.wrapping_sub(b'0');
+        bad |= *g > 9;
+    }
+    if !bad {
+        return Ok(grid);
+    }
+    for (i, &b) in bytes.iter().enumerate() {
         if !b.is_ascii_digit() {
             return Err(CanonError::Character {
                 format: FORMAT,
@@ -74,7 +88,6 @@ fn parse(givens: &str) -> Result<[u8; 81], CanonError> {
                 found: givens[i..].chars().next().unwrap_or('?'),
             });
         }
-        *g = b - b'0';
     }
     Ok(grid)
 }
@@ -89,9 +102,10 @@ const fn shift(j: usize) -> u32 {
 /// A packed row no real row reaches: every nibble 0xF.
 const NO_ROW: u64 = (1 << 36) - 1;
 
-/// `PREFIX[len]` keeps the first `len` cells of a packed row.
-const PREFIX: [u64; 10] = {
-    let mut t = [0u64; 10];
+/// `PREFIX[len]` keeps the first `len` cells of a packed row. Padded to 16
+/// entries (all whole rows) so a 4-bit index needs no bounds check.
+const PREFIX: [u64; 16] = {
+    let mut t = [NO_ROW; 16];
     let mut len = 0;
     while len <= 9 {
         t[len] = NO_ROW & !((1u64 << (4 * (9 - len))) - 1);
@@ -118,8 +132,10 @@ struct Node {
     stack_of: [u8; 3],
     /// Source columns placed.
     placed: u16,
-    /// Source digit -> output label, 0 while the digit has not appeared.
-    label: [u8; 10],
+    /// Source digit -> output label, 0 while the digit has not appeared:
+    /// nibble `d` (bits `4d..4d+4`) for digit `d`, so reading a label is a
+    /// shift and a mask, with no bounds check.
+    labels: u64,
     next_label: u8,
     /// Source stacks tied to an output stack (bit per source stack).
     bound: u8,
@@ -138,7 +154,7 @@ impl Node {
             col_of: [FREE; 9],
             stack_of: [FREE; 3],
             placed: 0,
-            label: [0; 10],
+            labels: 0,
             next_label: 1,
             bound: 0,
             free_stacks: 0b111,
@@ -146,18 +162,25 @@ impl Node {
         }
     }
 
+    /// The label `digit` has now, 0 if none yet (always 0 for an empty cell).
+    #[inline(always)]
+    fn label(&self, digit: u8) -> u8 {
+        (self.labels >> (4 * u32::from(digit & 15)) & 0xf) as u8
+    }
+
     /// Relabel on first appearance: the cheapest label is always the next one.
+    /// The empty cell's nibble is never set, so it reads its 0 like a clue
+    /// reads its label, with no test of its own on the common path.
     #[inline(always)]
     fn relabel(&mut self, digit: u8) -> u8 {
-        let d = usize::from(digit) % 10;
-        if digit == 0 {
-            0
-        } else if self.label[d] != 0 {
-            self.label[d]
+        let label = self.label(digit);
+        if label != 0 || digit == 0 {
+            label
         } else {
-            self.label[d] = self.next_label;
+            let label = self.next_label;
+            self.labels |= u64::from(label) << (4 * u32::from(digit & 15));
             self.next_label += 1;
-            self.label[d]
+            label
         }
     }
 }
@@ -177,7 +200,9 @@ struct Work {
 /// Per source row (of either orientation), what every search over it reads.
 #[derive(Clone, Copy, Default)]
 struct Row {
-    digits: [u8; 9],
+    /// Digits by source column; padded to 16 so that any 4-bit index is in
+    /// bounds without a check.
+    digits: [u8; 16],
     /// Source columns holding a clue.
     clues: u16,
     /// Source stacks holding a clue.
@@ -187,50 +212,85 @@ struct Row {
     distinct: bool,
 }
 
-impl Row {
-    fn new(digits: &[u8]) -> Row {
-        let mut row = Row::default();
-        let mut seen = 0u16;
-        row.distinct = true;
-        for (c, (&d, r)) in digits.iter().zip(row.digits.iter_mut()).enumerate() {
-            *r = d;
-            if d != 0 {
-                row.clues |= 1 << c;
-                row.clue_stacks |= 1 << (c / 3);
-                if seen & (1 << d) != 0 {
-                    row.distinct = false;
-                }
-                seen |= 1 << d;
-            }
+/// The nine rows and the nine columns of `grid` (the rows of its transpose),
+/// built in one pass so that no transposed grid is built.
+fn rows_of(grid: &[u8; 81]) -> [[Row; 9]; 2] {
+    let mut rows = [[Row::default(); 9]; 2];
+    // Digits seen, and digits seen twice, per row and per column. Bit 0 (the
+    // empty cell) is masked off: empty cells may repeat.
+    let mut seen = [[0u16; 9]; 2];
+    let mut repeated = [[0u16; 9]; 2];
+    for r in 0..9 {
+        for c in 0..9 {
+            let d = grid[r * 9 + c];
+            let clue = u16::from(d != 0);
+            let bit = (1u16 << (d & 15)) & !1;
+            rows[0][r].digits[c] = d;
+            rows[0][r].clues |= clue << c;
+            repeated[0][r] |= seen[0][r] & bit;
+            seen[0][r] |= bit;
+            rows[1][c].digits[r] = d;
+            rows[1][c].clues |= clue << r;
+            repeated[1][c] |= seen[1][c] & bit;
+            seen[1][c] |= bit;
         }
-        row
     }
-
-    /// The least first output row this row can give, when its digits are
-    /// distinct: labels come out 1, 2, 3 ... whatever the column order, so
-    /// only the clue pattern matters, and the least pattern puts the stacks
-    /// in order of clue count with each stack's empty cells first.
-    fn first_row_form(&self) -> u64 {
-        let mut counts = [0u32; 3];
-        for (s, n) in counts.iter_mut().enumerate() {
-            *n = (self.clues >> (3 * s) & 0b111).count_ones();
+    for (orient, dups) in rows.iter_mut().zip(repeated) {
+        for (row, dup) in orient.iter_mut().zip(dups) {
+            let c = row.clues;
+            row.clue_stacks = u8::from(c & 0o7 != 0)
+                | u8::from(c & 0o70 != 0) << 1
+                | u8::from(c & 0o700 != 0) << 2;
+            row.distinct = dup == 0;
         }
-        counts.sort_unstable();
-        let mut out = 0u64;
-        let mut j = 0;
-        let mut label = 1u64;
-        for n in counts {
-            for k in 0..3 {
-                if k >= 3 - n {
-                    out |= label << shift(j);
-                    label += 1;
-                }
-                j += 1;
-            }
-        }
-        out
     }
+    rows
 }
+
+/// `POP3[m]`: the number of bits set in a 3-bit mask (no popcount
+/// instruction is assumed on the target).
+const POP3: [u8; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
+
+/// `FIRST_ROW_FORM[clues]`: the least first output row a row with distinct
+/// digits and clue columns `clues` can give. Labels come out 1, 2, 3 ...
+/// whatever the column order, so only the clue pattern matters, and the
+/// least pattern puts the stacks in order of clue count with each stack's
+/// empty cells first.
+static FIRST_ROW_FORM: [u64; 512] = {
+    let mut table = [0u64; 512];
+    let mut clues = 0;
+    while clues < 512 {
+        let mut counts = [0u32; 3];
+        let mut s = 0;
+        while s < 3 {
+            counts[s] = (clues >> (3 * s) & 0b111u32).count_ones();
+            s += 1;
+        }
+        // Sort three counts by hand: const code has no sort.
+        if counts[0] > counts[1] {
+            (counts[0], counts[1]) = (counts[1], counts[0]);
+        }
+        if counts[1] > counts[2] {
+            (counts[1], counts[2]) = (counts[2], counts[1]);
+        }
+        if counts[0] > counts[1] {
+            (counts[0], counts[1]) = (counts[1], counts[0]);
+        }
+        let mut out = 0u64;
+        let mut label = 1u64;
+        let mut j = 0;
+        while j < 9 {
+            if j % 3 >= 3 - counts[j / 3] as usize {
+                out |= label << shift(j);
+                label += 1;
+            }
+            j += 1;
+        }
+        table[clues as usize] = out;
+        clues += 1;
+    }
+    table
+};
 
 /// The least next row over every node and every allowed source row, with
 /// every way of reaching it.
@@ -248,86 +308,129 @@ impl RowSearch<'_> {
     /// Keep a partial row only while it is no greater than the best so far.
     #[inline(always)]
     fn promising(&self, out: u64, len: usize) -> bool {
-        out <= self.best & PREFIX[len % 10]
+        out <= self.best & PREFIX[len & 15]
     }
 
-    fn place(&mut self, j: usize, mut w: Work) {
-        if j >= 9 {
-            match w.out.cmp(&self.best) {
-                Ordering::Less => {
-                    self.best = w.out;
-                    self.ties.clear();
-                    self.ties.push(w.node);
+    /// Lay out the rest of the row from output cell `j`. Only choices that
+    /// can still give the least row are followed: an empty cell (or an
+    /// all-empty stack) wherever one fits beats any clue there, and among
+    /// clues only the least label counts. So the walk is a straight loop
+    /// except where equally good choices tie, the only place it branches.
+    fn place(&mut self, mut j: usize, mut w: Work) {
+        loop {
+            // A run of placed columns: a plain relabelling, and the common
+            // case once a few rows are laid out, so tested first.
+            while j < 9 {
+                let fixed = w.node.col_of[j];
+                if fixed == FREE {
+                    break;
                 }
-                Ordering::Equal => self.ties.push(w.node),
-                Ordering::Greater => {}
+                let digit = self.row.digits[usize::from(fixed) & 15];
+                w.out |= u64::from(w.node.relabel(digit)) << shift(j);
+                if !self.promising(w.out, j + 1) {
+                    return;
+                }
+                j += 1;
             }
-            return;
-        }
-        let s = j / 3;
-        if w.node.free_stacks & (1 << s) != 0 {
-            // Start of an output stack no source stack is tied to yet: either
-            // an all-empty stack goes here (which one is left open), or a
-            // stack with a clue in this row.
-            let open_clue_stacks = self.clue_stacks & !w.node.bound;
-            let free_later = (w.node.free_stacks >> (s + 1)).count_ones();
-            if w.zero_stacks_used < self.zero_stacks
-                && free_later >= open_clue_stacks.count_ones()
-                && self.promising(w.out, j + 3)
-            {
-                let mut z = w;
-                z.zero_stacks_used += 1;
-                self.place(j + 3, z);
+            if j >= 9 {
+                match w.out.cmp(&self.best) {
+                    Ordering::Less => {
+                        self.best = w.out;
+                        self.ties.clear();
+                        self.ties.push(w.node);
+                    }
+                    Ordering::Equal => self.ties.push(w.node),
+                    Ordering::Greater => {}
+                }
+                return;
             }
-            let mut open = open_clue_stacks;
-            while open != 0 {
-                let src = open.trailing_zeros() as u8;
-                open &= open - 1;
-                let mut b = w;
-                b.node.stack_of[s] = src;
-                b.node.bound |= 1 << src;
-                b.node.free_stacks &= !(1 << s);
-                self.place(j, b);
+            let s = j / 3;
+            if w.node.free_stacks & (1 << s) != 0 {
+                // Start of an output stack no source stack is tied to yet:
+                // an all-empty stack (which one is left open) if one is left,
+                // as its three zeros beat any stack with a clue. The stacks
+                // with clues still fit after it: the free output stacks from
+                // here on always number the untied source stacks less the
+                // all-empty ones already given out in this row.
+                if w.zero_stacks_used < self.zero_stacks {
+                    // No prefix check: zeros never make a prefix greater,
+                    // and the cells are already 0 in `out`.
+                    w.zero_stacks_used += 1;
+                    j += 3;
+                    continue;
+                }
+                // Otherwise a stack with a clue, and only one with the fewest
+                // clues in this row: its cells come out empty ones first, so
+                // fewer clues means a later first clue.
+                let open_clue_stacks = self.clue_stacks & !w.node.bound;
+                let mut open = fewest_clues(open_clue_stacks, self.row.clues);
+                loop {
+                    let src = open.trailing_zeros() as u8;
+                    open &= open - 1;
+                    let mut b = w;
+                    b.node.stack_of[s] = src;
+                    b.node.bound |= 1 << src;
+                    b.node.free_stacks &= !(1 << s);
+                    if open == 0 {
+                        w = b;
+                        break;
+                    }
+                    self.place(j, b);
+                }
+                continue;
             }
-            return;
-        }
-        let fixed = w.node.col_of[j];
-        if fixed != FREE {
-            let digit = self.row.digits[usize::from(fixed) % 9];
-            w.out |= u64::from(w.node.relabel(digit)) << shift(j);
-            if self.promising(w.out, j + 1) {
-                self.place(j + 1, w);
+            // A free position inside a tied stack: an unplaced empty column
+            // (left open) if one is left, as its zero beats any clue;
+            // otherwise an unplaced clue column, placed now. The clue columns
+            // still fit after an empty one: the free positions from here to
+            // the stack's end always number its unplaced columns less the
+            // empty ones already given out in this row.
+            let stack = 3 * usize::from(w.node.stack_of[s] % 3);
+            let unplaced = !w.node.placed >> stack & 0b111;
+            let clues = self.row.clues >> stack & 0b111;
+            let empties = POP3[usize::from(unplaced & !clues)];
+            if empties > w.zero_cols_used[s] {
+                w.zero_cols_used[s] += 1;
+                j += 1;
+                continue;
             }
-            return;
-        }
-        // A free position inside a tied stack: an unplaced empty column (left
-        // open) or an unplaced clue column (placed now).
-        let stack = usize::from(w.node.stack_of[s]);
-        let unplaced = !w.node.placed & (0b111 << (3 * stack));
-        let clue_cols = unplaced & self.row.clues;
-        let empties = (unplaced & !self.row.clues).count_ones() as u8;
-        let later = ((1u16 << (s * 3 + 3)) - 1) & !((1u16 << (j + 1)) - 1);
-        let free_later = (w.node.free_cols & later).count_ones();
-        if empties > w.zero_cols_used[s]
-            && free_later >= clue_cols.count_ones()
-            && self.promising(w.out, j + 1)
-        {
-            let mut z = w;
-            z.zero_cols_used[s] += 1;
-            self.place(j + 1, z);
-        }
-        let mut cols = clue_cols;
-        while cols != 0 {
-            let c = cols.trailing_zeros() as usize;
-            cols &= cols - 1;
-            let mut p = w;
-            p.node.col_of[j] = c as u8;
-            p.node.placed |= 1 << c;
-            p.node.free_cols &= !(1 << j);
-            p.out |= u64::from(p.node.relabel(self.row.digits[c % 9])) << shift(j);
-            if self.promising(p.out, j + 1) {
+            // Only the clue columns whose digit gets the least label: a digit
+            // already labelled keeps its label, a new one takes the next.
+            let mut least = u8::MAX;
+            let mut best_cols = 0u16;
+            let mut cols = (unplaced & clues) << stack;
+            while cols != 0 {
+                let c = cols.trailing_zeros() as usize;
+                cols &= cols - 1;
+                let label = w.node.label(self.row.digits[c & 15]);
+                let label = if label == 0 { w.node.next_label } else { label };
+                if label < least {
+                    least = label;
+                    best_cols = 0;
+                }
+                if label == least {
+                    best_cols |= 1 << c;
+                }
+            }
+            w.out |= u64::from(least) << shift(j);
+            if !self.promising(w.out, j + 1) {
+                return;
+            }
+            loop {
+                let c = best_cols.trailing_zeros() as usize;
+                best_cols &= best_cols - 1;
+                let mut p = w;
+                p.node.col_of[j] = c as u8;
+                p.node.placed |= 1 << c;
+                p.node.free_cols &= !(1 << j);
+                p.node.relabel(self.row.digits[c & 15]);
+                if best_cols == 0 {
+                    w = p;
+                    break;
+                }
                 self.place(j + 1, p);
             }
+            j += 1;
         }
     }
 
@@ -336,7 +439,7 @@ impl RowSearch<'_> {
     fn search(&mut self, node: &Node, i: usize, r: usize) {
         let free_src = !node.bound & 0b111;
         self.clue_stacks = self.row.clue_stacks & free_src;
-        self.zero_stacks = (free_src & !self.row.clue_stacks).count_ones() as u8;
+        self.zero_stacks = POP3[usize::from(free_src & !self.row.clue_stacks)];
         let mut start = *node;
         start.rows_used |= 1 << r;
         if i.is_multiple_of(3) {
@@ -348,7 +451,7 @@ impl RowSearch<'_> {
             // cut as `place`: stop once the prefix exceeds the best.
             let mut out = 0u64;
             for j in 0..9 {
-                let digit = self.row.digits[usize::from(start.col_of[j]) % 9];
+                let digit = self.row.digits[usize::from(start.col_of[j]) & 15];
                 out |= u64::from(start.relabel(digit)) << shift(j);
                 if !self.promising(out, j + 1) {
                     return;
@@ -385,6 +488,26 @@ fn transpose(grid: &[u8; 81]) -> [u8; 81] {
     t
 }
 
+/// The stacks of `stacks` (bit per source stack) with the fewest clues in
+/// a row whose clue columns are `clues`.
+fn fewest_clues(stacks: u8, clues: u16) -> u8 {
+    let mut least = u8::MAX;
+    let mut fewest = 0;
+    for src in 0..3 {
+        if stacks & (1 << src) != 0 {
+            let n = POP3[usize::from(clues >> (3 * src) & 0b111)];
+            if n < least {
+                least = n;
+                fewest = 0;
+            }
+            if n == least {
+                fewest |= 1 << src;
+            }
+        }
+    }
+    fewest
+}
+
 /// Rows a node may lay out as output row `i`: any row of an unused band at a
 /// band's start, otherwise an unused row of the current band.
 fn allowed_rows(node: &Node, i: usize) -> u16 {
@@ -398,15 +521,27 @@ fn allowed_rows(node: &Node, i: usize) -> u16 {
     }
 }
 
+thread_local! {
+    /// The survivor lists, kept between calls on each thread: two fresh
+    /// vectors per puzzle cost about as much as a short search.
+    static SURVIVORS: Cell<[Vec<Node>; 2]> = const { Cell::new([Vec::new(), Vec::new()]) };
+}
+
 fn minlex(grid: &[u8; 81]) -> [u8; 81] {
-    let t = transpose(grid);
-    let mut rows = [[Row::default(); 9]; 2];
-    for r in 0..9 {
-        rows[0][r] = Row::new(&grid[r * 9..r * 9 + 9]);
-        rows[1][r] = Row::new(&t[r * 9..r * 9 + 9]);
+    let [mut nodes, mut ties] = SURVIVORS.take();
+    let out = minlex_with(grid, &mut nodes, &mut ties);
+    // Keep the buffers unless a freak pattern grew them large.
+    if nodes.capacity() + ties.capacity() <= 4096 {
+        nodes.clear();
+        ties.clear();
+        SURVIVORS.set([nodes, ties]);
     }
-    let mut nodes = Vec::with_capacity(32);
-    let mut ties = Vec::with_capacity(32);
+    out
+}
+
+/// [`minlex`] with the survivor lists given: both empty on entry.
+fn minlex_with(grid: &[u8; 81], nodes: &mut Vec<Node>, ties: &mut Vec<Node>) -> [u8; 81] {
+    let rows = rows_of(grid);
     let mut out = [0u8; 81];
 
     // The first row: a row with distinct digits gives a form known without
@@ -417,7 +552,7 @@ fn minlex(grid: &[u8; 81]) -> [u8; 81] {
     for (orient, f) in rows.iter().zip(forms.iter_mut()) {
         for (row, form) in orient.iter().zip(f.iter_mut()) {
             if row.distinct {
-                *form = row.first_row_form();
+                *form = FIRST_ROW_FORM[usize::from(row.clues) % 512];
             }
         }
     }
@@ -427,7 +562,7 @@ fn minlex(grid: &[u8; 81]) -> [u8; 81] {
         zero_stacks: 0,
         clue_stacks: 0,
         best: bound,
-        ties: &mut ties,
+        ties,
     };
     for transposed in 0..2u8 {
         let start = Node::start(transposed);
@@ -446,9 +581,9 @@ fn minlex(grid: &[u8; 81]) -> [u8; 81] {
                 zero_stacks: 0,
                 clue_stacks: 0,
                 best: NO_ROW,
-                ties: &mut ties,
+                ties,
             };
-            for node in &nodes {
+            for node in nodes.iter() {
                 let mut allowed = allowed_rows(node, i);
                 while allowed != 0 {
                     let r = allowed.trailing_zeros() as usize;
@@ -462,9 +597,11 @@ fn minlex(grid: &[u8; 81]) -> [u8; 81] {
         for (j, o) in out[i * 9..i * 9 + 9].iter_mut().enumerate() {
             *o = (best >> shift(j) & 0xf) as u8;
         }
-        ties.sort_unstable();
-        ties.dedup();
-        std::mem::swap(&mut nodes, &mut ties);
+        if ties.len() > 1 {
+            ties.sort_unstable();
+            ties.dedup();
+        }
+        std::mem::swap(nodes, ties);
         ties.clear();
     }
     out
