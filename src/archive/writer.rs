@@ -391,13 +391,13 @@ impl Sink for ImportWriter<'_> {
         Ok(())
     }
 
-    fn write(&mut self, inputs: &[Input], p: Processed) -> Result<(), ArchiveError> {
+    fn write(&mut self, inputs: &[Input], p: &Processed) -> Result<(), ArchiveError> {
         let name = inputs.get(p.input).map(Input::name).unwrap_or_default();
         let file_id = match self.file_ids.get(p.input).copied().flatten() {
             Some(id) => id,
             None => self.file_id(&name)?,
         };
-        self.write_chunk(&name, file_id, &p)?;
+        self.write_chunk(&name, file_id, p)?;
         let secs = self.elapsed().max(1e-9);
         let done = self.counts.stored + self.counts.duplicates + self.counts.rejected;
         self.progress

@@ -37,7 +37,7 @@ impl Sink for Report {
         Ok(())
     }
 
-    fn write(&mut self, inputs: &[Input], p: Processed) -> Result<(), Infallible> {
+    fn write(&mut self, inputs: &[Input], p: &Processed) -> Result<(), Infallible> {
         let name = inputs.get(p.input).map(Input::name).unwrap_or_default();
         let mut out = std::io::stdout().lock();
         for (item, outcome) in p.chunk.items.iter().zip(&p.outcomes) {

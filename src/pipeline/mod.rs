@@ -49,7 +49,7 @@ pub trait Sink {
         len: Option<u64>,
     ) -> Result<(), Self::Error>;
     /// The next chunk, in input order.
-    fn write(&mut self, inputs: &[Input], processed: Processed) -> Result<(), Self::Error>;
+    fn write(&mut self, inputs: &[Input], processed: &Processed) -> Result<(), Self::Error>;
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -222,9 +222,17 @@ pub fn run<S: Sink>(
     let owned = inputs.to_vec();
     let settings = opts.settings;
     let stored = opts.stored.clone();
+    // Written chunks are freed on a thread of their own: a chunk is some
+    // 40,000 allocations made by the workers, and freeing them was 6% of
+    // the sink's time, on the thread every line waits for.
+    let (free_tx, free_rx) = bounded::<Processed>(4);
     thread::scope(|s| {
         s.spawn(move || read_all(owned, read_tx));
         s.spawn(move || process_all(read_rx, done_tx, pool, settings, stored));
+        s.spawn(move || free_rx.into_iter().for_each(drop));
+        // Owned by this closure, so dropped when it returns: the freeing
+        // thread then ends, and the scope can join it.
+        let free_tx = free_tx;
         // Dropping `done_rx` on an early return stops both threads at their next send.
         for pending in done_rx {
             // A chunk's sender is dropped unanswered only if its job died.
@@ -233,7 +241,11 @@ pub fn run<S: Sink>(
                 Done::Begin { input, len } => sink
                     .begin_input(input, &inputs[input], len)
                     .map_err(RunError::Sink)?,
-                Done::Chunk(p) => sink.write(inputs, p).map_err(RunError::Sink)?,
+                Done::Chunk(p) => {
+                    sink.write(inputs, &p).map_err(RunError::Sink)?;
+                    // The thread is gone only if it panicked: free here then.
+                    let _ = free_tx.send(p);
+                }
                 Done::Failed { input, error } => {
                     return Err(RunError::Read {
                         file: inputs[input].name(),
