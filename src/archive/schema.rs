@@ -276,6 +276,7 @@ mod tests {
         for sql in [
             super::super::writer::INSERT_PUZZLE,
             super::super::writer::INSERT_SOURCE,
+            &super::super::writer::INSERT_SOURCES,
         ] {
             let mut explain = conn.prepare(&format!("EXPLAIN {sql}")).unwrap();
             // The program is listed without binding the statement's parameters.
