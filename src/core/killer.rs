@@ -603,6 +603,18 @@ pub fn identity(s: &str) -> Result<String, Error> {
     Ok(Killer::parse(s)?.identity())
 }
 
+/// The identity of a legacy string (`81 colours,162 sums`), which carries
+/// nothing but its cages and sums, so its analysis is a function of the
+/// identity alone. `None` for the packed form (its candidates count too)
+/// and for strings that do not parse.
+pub fn legacy_identity(s: &str) -> Option<String> {
+    let legacy = s.len() == CELLS + 1 + 2 * CELLS && s.find(',') == Some(CELLS);
+    legacy
+        .then(|| Killer::parse(s).ok())
+        .flatten()
+        .map(|k| k.identity())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

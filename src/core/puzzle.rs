@@ -200,15 +200,18 @@ fn resolve(s: &str, hint: TypeHint) -> Result<(&str, PuzzleType), PuzzleError> {
 
 /// The identity a puzzle string would be stored under, when the string
 /// carries nothing else, so that analysing it again would give the same
-/// result as any stored puzzle with that identity: today the classic
-/// legacy 81-character form. An import uses it to recognise lines already
-/// in the archive without solving them again. `None` for every other form.
+/// result as any stored puzzle with that identity: the legacy form of each
+/// type. An import uses it to recognise lines already in the archive
+/// without solving them again. `None` for the packed forms, whose
+/// candidates count too.
 pub fn identity(s: &str, hint: TypeHint) -> Option<(PuzzleType, String)> {
     let (bare, kind) = resolve(s, hint).ok()?;
-    match kind {
-        PuzzleType::Sudoku => Some((kind, sudoku::identity(bare)?)),
-        PuzzleType::Killer | PuzzleType::Str8ts => None,
-    }
+    let identity = match kind {
+        PuzzleType::Sudoku => sudoku::identity(bare),
+        PuzzleType::Killer => killer::legacy_identity(bare),
+        PuzzleType::Str8ts => str8ts::legacy_identity(bare),
+    };
+    Some((kind, identity?))
 }
 
 /// Parses, validates, propagates and solves one puzzle string (bare or URL).
@@ -229,12 +232,24 @@ mod tests {
     fn identity_is_the_stored_givens_of_strings_that_carry_nothing_else() {
         let top = include_str!("../../tests/data/classic/top1465.txt");
         let invalid = include_str!("../../tests/data/classic/emerentius_invalid_annotated.txt");
+        let killers =
+            include_str!("../../tests/data/killer/krazydad_intermediate_first500_legacy.txt");
+        let str8ts = include_str!("../../tests/data/str8ts/real_legacy.txt");
         let dotted = sudoku::corpus::XWING_81.replace('0', ".");
         let url = format!("https://www.sudokuwiki.org/sudoku.htm?bd={dotted}");
+        // Recoloured cages and a string that does not parse, too.
+        let recoloured = killers.lines().next().unwrap_or_default().replace('1', "7");
         let lines = sudoku::corpus::puzzles(top)
             .chain(sudoku::corpus::puzzles(invalid))
             .map(|(p, _)| p.to_owned())
-            .chain([dotted, url]);
+            .chain(killers.lines().map(str::to_owned))
+            .chain(str8ts.lines().map(|l| l[..162].to_owned()))
+            .chain([
+                dotted,
+                url,
+                recoloured,
+                format!("{},{}", "1".repeat(81), "9".repeat(162)),
+            ]);
         let mut compared = 0;
         for s in lines {
             let analysis = analyse(&s, TypeHint::Auto);
@@ -248,13 +263,23 @@ mod tests {
                 None => assert!(analysis.is_err(), "{s}: no identity, but it parses"),
             }
         }
-        assert!(compared > 1465, "only {compared} compared");
+        assert!(compared > 1465 + 500 + 6, "only {compared} compared");
     }
 
     #[test]
     fn forms_with_more_than_givens_have_no_identity() {
+        // Packed strings of each type: the stored encodings of legacy ones.
+        let packed = |legacy: &str| analyse(legacy, TypeHint::Auto).map(|a| a.encoding);
+        let killer =
+            include_str!("../../tests/data/killer/krazydad_intermediate_first500_legacy.txt");
+        let str8ts = include_str!("../../tests/data/str8ts/real_legacy.txt");
+        let killer_packed = packed(killer.lines().next().unwrap_or_default()).unwrap();
+        let str8ts_packed = packed(&str8ts[..162]).unwrap();
+        assert_eq!((killer_packed.len(), str8ts_packed.len()), (325, 243));
         let cases = [
             (sudoku::corpus::XWING_162, TypeHint::Auto),
+            (&killer_packed, TypeHint::Auto),
+            (&str8ts_packed, TypeHint::Auto),
             // A hint that the string is not classic overrules its shape.
             (sudoku::corpus::XWING_81, TypeHint::Only(PuzzleType::Killer)),
             (&"x".repeat(81), TypeHint::Auto),

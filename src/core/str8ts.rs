@@ -179,6 +179,17 @@ pub fn analyse(s: &str) -> Result<Analysis, Error> {
     })
 }
 
+/// The identity ([`Analysis::givens`]) of a legacy 162-character string,
+/// which carries nothing but its givens and colours, so its analysis is a
+/// function of the identity alone. `None` for the packed form (its
+/// candidates count too) and for strings that do not parse.
+pub fn legacy_identity(s: &str) -> Option<String> {
+    if s.len() != LEGACY_LEN {
+        return None;
+    }
+    Board::from_legacy(s).ok().map(|b| b.to_legacy())
+}
+
 /// 81 digits then 81 colour flags `0`/`1`: the legacy 162 shape.
 pub fn looks_like_legacy(s: &str) -> bool {
     let b = s.as_bytes();
