@@ -216,35 +216,69 @@ struct Row {
 /// built in one pass so that no transposed grid is built.
 fn rows_of(grid: &[u8; 81]) -> [[Row; 9]; 2] {
     let mut rows = [[Row::default(); 9]; 2];
-    // Digits seen, and digits seen twice, per row and per column. Bit 0 (the
-    // empty cell) is masked off: empty cells may repeat.
-    let mut seen = [[0u16; 9]; 2];
-    let mut repeated = [[0u16; 9]; 2];
+    // Per row and per column, a bit per digit (digit `d` at bit `d - 1`,
+    // none for the empty cell), both OR-ed and added up: the two agree
+    // exactly when no digit repeats, as a repeat carries into another bit.
+    let mut any = [[0u16; 9]; 2];
+    let mut sum = [[0u16; 9]; 2];
     for r in 0..9 {
         for c in 0..9 {
             let d = grid[r * 9 + c];
-            let clue = u16::from(d != 0);
-            let bit = (1u16 << (d & 15)) & !1;
+            let bit = DIGIT_BIT[usize::from(d) & 15];
             rows[0][r].digits[c] = d;
-            rows[0][r].clues |= clue << c;
-            repeated[0][r] |= seen[0][r] & bit;
-            seen[0][r] |= bit;
+            any[0][r] |= bit;
+            sum[0][r] += bit;
             rows[1][c].digits[r] = d;
-            rows[1][c].clues |= clue << r;
-            repeated[1][c] |= seen[1][c] & bit;
-            seen[1][c] |= bit;
+            any[1][c] |= bit;
+            sum[1][c] += bit;
         }
     }
-    for (orient, dups) in rows.iter_mut().zip(repeated) {
-        for (row, dup) in orient.iter_mut().zip(dups) {
-            let c = row.clues;
-            row.clue_stacks = u8::from(c & 0o7 != 0)
-                | u8::from(c & 0o70 != 0) << 1
-                | u8::from(c & 0o700 != 0) << 2;
-            row.distinct = dup == 0;
+    for ((orient, any), sum) in rows.iter_mut().zip(any).zip(sum) {
+        for ((row, any), sum) in orient.iter_mut().zip(any).zip(sum) {
+            let c = clue_columns(&row.digits);
+            row.clues = c;
+            row.clue_stacks = CLUE_STACKS[usize::from(c) % 512];
+            row.distinct = any == sum;
         }
     }
     rows
+}
+
+/// `DIGIT_BIT[d]`: digit `d` at bit `d - 1`, none for the empty cell. A
+/// table, as a shift by a variable amount costs several instructions.
+const DIGIT_BIT: [u16; 16] = {
+    let mut t = [0u16; 16];
+    let mut d = 1;
+    while d < 16 {
+        t[d] = 1 << (d - 1);
+        d += 1;
+    }
+    t
+};
+
+/// `CLUE_STACKS[clues]`: the stacks (bit per stack) holding a clue of a row
+/// whose clue columns are `clues`.
+static CLUE_STACKS: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut c = 0;
+    while c < 512 {
+        t[c] = (c & 0o7 != 0) as u8 | ((c & 0o70 != 0) as u8) << 1 | ((c & 0o700 != 0) as u8) << 2;
+        c += 1;
+    }
+    t
+};
+
+/// The columns of a row's digits that hold a clue, a bit per column, found
+/// eight cells at a time: adding 0x7f to a byte sets its top bit exactly
+/// when the byte is not 0 (digits are at most 9, so nothing carries into
+/// the next byte), and the multiply gathers those top bits, bit `8k + 7`
+/// to bit `56 + k`, into the top byte.
+fn clue_columns(digits: &[u8; 16]) -> u16 {
+    let mut first8 = [0u8; 8];
+    first8.copy_from_slice(&digits[..8]);
+    let set = (u64::from_le_bytes(first8) + 0x7f7f_7f7f_7f7f_7f7f) & 0x8080_8080_8080_8080;
+    let low = ((set >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56) as u16;
+    low | u16::from(digits[8] != 0) << 8
 }
 
 /// `POP3[m]`: the number of bits set in a 3-bit mask (no popcount
