@@ -334,3 +334,46 @@ fn a_csv_column_can_be_chosen_by_name_or_number() {
         "{out:?}"
     );
 }
+
+#[test]
+fn a_key_shared_with_other_givens_is_rejected_as_a_collision_never_merged() {
+    let w = Workdir::new();
+    let top = std::fs::read_to_string(data("classic/magictour_top95.txt")).unwrap();
+    let lines: Vec<&str> = top.lines().filter(|l| l.len() >= 81).take(40).collect();
+    let f = w.write("top.txt", lines.join("\n"));
+    w.import(&[&f], &[]);
+    // Forge a collision: the stored puzzle of line 5 now has other givens
+    // under the same 128-bit key (odds of a real one: about 10^-20).
+    let forged = "1".repeat(81);
+    w.db()
+        .execute(
+            "UPDATE puzzles SET givens = ?1 WHERE id = (SELECT puzzle_id FROM sources WHERE line = 5)",
+            [&forged],
+        )
+        .unwrap();
+    let again = w.import(&[&f], &[]);
+    assert_eq!(
+        (
+            n(&again, "stored"),
+            n(&again, "duplicates"),
+            n(&again, "rejected")
+        ),
+        (0, 39, 1),
+        "{again}"
+    );
+    let rejects = w.strings("SELECT line || ' ' || reason || ': ' || message FROM rejected_lines");
+    assert_eq!(rejects.len(), 1, "{rejects:?}");
+    assert!(
+        rejects[0]
+            .starts_with("5 hash-collision: sudoku: its 128-bit key equals that of stored puzzle"),
+        "{rejects:?}"
+    );
+    // Nothing merged, nothing stored twice.
+    assert_eq!(w.count("SELECT count(*) FROM puzzles"), 40);
+    assert_eq!(
+        w.count(&format!(
+            "SELECT count(*) FROM puzzles WHERE givens = '{forged}'"
+        )),
+        1
+    );
+}
