@@ -4,6 +4,7 @@
 //! `export` ([`query`]).
 
 pub mod canonical;
+mod lines;
 pub mod lock;
 pub mod query;
 pub mod schema;

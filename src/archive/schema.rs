@@ -274,9 +274,10 @@ mod tests {
         let mut conn = Connection::open_in_memory().unwrap();
         migrate(&mut conn).unwrap();
         for sql in [
-            super::super::writer::INSERT_PUZZLE,
-            super::super::writer::INSERT_SOURCE,
-            &super::super::writer::INSERT_SOURCES,
+            super::super::lines::INSERT_PUZZLE,
+            &super::super::lines::INSERT_PUZZLES,
+            super::super::lines::INSERT_SOURCE,
+            &super::super::lines::INSERT_SOURCES,
         ] {
             let mut explain = conn.prepare(&format!("EXPLAIN {sql}")).unwrap();
             // The program is listed without binding the statement's parameters.

@@ -4,16 +4,14 @@
 //! match them. Deduplication is the unique index on `puzzles.key`; a key
 //! match with different givens (a hash collision) is reported, never merged.
 
-use std::sync::LazyLock;
 use std::time::Instant;
 
-use rusqlite::{OptionalExtension, params};
+use rusqlite::params;
 
+use super::lines::ChunkLines;
 use super::lock::ImportLock;
 use super::{Archive, ArchiveError, set_foreign_keys};
-use crate::input::Item;
-use crate::pipeline::process::Canonical;
-use crate::pipeline::{Input, Outcome, Processed, Sink};
+use crate::pipeline::{Input, Processed, Sink};
 use crate::progress::Progress;
 
 /// What became of the lines of one import.
@@ -43,50 +41,6 @@ pub enum Dedup {
 /// index page the batch touched, and the key indexes are random.
 const BATCH_LINES: usize = 65_536;
 const BATCH_TIME: std::time::Duration = std::time::Duration::from_secs(2);
-
-/// What became of an accepted line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Fate {
-    /// Its puzzle is new: stored now.
-    Stored,
-    /// The same puzzle is stored.
-    Duplicate,
-    /// An isomorph of it is stored (`--dedup isomorphs`).
-    Isomorph,
-}
-
-/// Stores a puzzle unless its key is already there.
-pub(super) const INSERT_PUZZLE: &str = "INSERT INTO puzzles
-    (type, clues, givens, encoding, solutions, solution, import_id, key, canonical, canonical_hash)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (key) DO NOTHING";
-
-/// Records where a line's puzzle came from (once per file and line).
-pub(super) const INSERT_SOURCE: &str = "INSERT OR IGNORE INTO sources
-    (file_id, line, puzzle_id, import_id, relation) VALUES (?1, ?2, ?3, ?4, ?5)";
-
-/// Provenance rows written by one statement. Each execution of a statement
-/// opens cursors, binds, halts and unbinds; doing that once per line was
-/// an eighth of the writer's instructions, and it runs on the thread
-/// every line waits for.
-const SOURCES_PER_INSERT: usize = 128;
-
-/// [`INSERT_SOURCE`] for [`SOURCES_PER_INSERT`] rows: `?1` the file, `?2`
-/// the import, then line, puzzle and relation of each row.
-pub(super) static INSERT_SOURCES: LazyLock<String> = LazyLock::new(|| {
-    let rows: Vec<String> = (0..SOURCES_PER_INSERT)
-        .map(|i| {
-            let at = 3 + 3 * i;
-            format!("(?1, ?{at}, ?{}, ?2, ?{})", at + 1, at + 2)
-        })
-        .collect();
-    format!(
-        "INSERT OR IGNORE INTO sources (file_id, line, puzzle_id, import_id, relation) VALUES {}",
-        rows.join(", ")
-    )
-});
-
-/// Raw lines are kept up to this many bytes in `rejects.raw`.
-const RAW_KEEP: usize = 1000;
 
 /// How many reject messages an import prints (all are in the archive).
 pub const SHOWN_REJECTS: usize = 10;
@@ -213,11 +167,6 @@ impl<'a> ImportWriter<'a> {
     }
 
     fn write_chunk(&mut self, name: &str, file_id: i64, p: &Processed) -> Result<(), ArchiveError> {
-        let import_id = self.import_id;
-        let dedup = self.dedup;
-        let mut counts = self.counts;
-        let mut shown = Vec::new();
-        let sql = |e| ArchiveError::sql("writing a batch", e);
         let batch_started = match self.batch_started {
             Some(t) => t,
             None => {
@@ -229,179 +178,41 @@ impl<'a> ImportWriter<'a> {
             }
         };
         let tx = &self.archive.conn;
-        {
-            let mut insert = tx.prepare_cached(INSERT_PUZZLE).map_err(sql)?;
-            let mut by_key = tx
-                .prepare_cached("SELECT id, type, givens FROM puzzles WHERE key = ?1")
-                .map_err(sql)?;
-            let mut by_canonical = tx
-                .prepare_cached(
-                    "SELECT id, givens FROM puzzles
-                     WHERE canonical_hash = ?1 AND type = ?2 AND canonical = ?3 ORDER BY id LIMIT 1",
-                )
-                .map_err(sql)?;
-            let mut source = tx.prepare_cached(INSERT_SOURCE).map_err(sql)?;
-            let mut reject = tx
-                .prepare_cached(
-                    "INSERT OR IGNORE INTO rejects (import_id, file_id, line, raw, reason, message)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                )
-                .map_err(sql)?;
-            let mut add_reject =
-                |item: &Item, code: &str, message: &str| -> Result<(), ArchiveError> {
-                    let raw = p.chunk.bytes(&item.raw);
-                    let raw = String::from_utf8_lossy(&raw[..raw.len().min(RAW_KEEP)]);
-                    reject
-                        .execute(params![import_id, file_id, item.line, raw, code, message])
-                        .map_err(sql)?;
-                    counts.rejected += 1;
-                    if shown.len() < SHOWN_REJECTS {
-                        shown.push(format!("{name}:{}: {message}", item.line));
-                    }
-                    Ok(())
-                };
-            // With --dedup isomorphs, the first stored puzzle equivalent to
-            // a line's (maybe that very puzzle) takes the line.
-            let mut isomorph = |kind: &str,
-                                canonical: &Option<Canonical>,
-                                givens: &str|
-             -> Result<Option<(i64, Fate)>, ArchiveError> {
-                let (Dedup::Isomorphs, Some(c)) = (dedup, canonical) else {
-                    return Ok(None);
-                };
-                let found = by_canonical
-                    .query_row(params![c.hash, kind, c.form], |r| {
-                        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-                    })
-                    .optional()
-                    .map_err(sql)?;
-                Ok(found.map(|(id, stored)| {
-                    let fate = if stored == givens {
-                        Fate::Duplicate
-                    } else {
-                        Fate::Isomorph
-                    };
-                    (id, fate)
-                }))
-            };
-            // (line, puzzle, relation) of each accepted line, written together.
-            let mut sources = Vec::with_capacity(p.outcomes.len());
-            for (item, outcome) in p.chunk.items.iter().zip(&p.outcomes) {
-                counts.lines += 1;
-                let (puzzle_id, fate) = match outcome {
-                    Outcome::Skipped => {
-                        counts.skipped += 1;
-                        continue;
-                    }
-                    Outcome::Rejected(r) => {
-                        add_reject(item, r.code, &r.message)?;
-                        continue;
-                    }
-                    Outcome::Known(k) => {
-                        match isomorph(k.kind.as_str(), &k.canonical, &k.givens)? {
-                            Some(found) => found,
-                            // Found by the workers: the line's own puzzle.
-                            None => (k.id, Fate::Duplicate),
-                        }
-                    }
-                    Outcome::Accepted(rec) => {
-                        let kind = rec.kind.as_str();
-                        if let Some(found) = isomorph(kind, &rec.canonical, &rec.givens)? {
-                            found
-                        } else if insert
-                            .execute(params![
-                                kind,
-                                rec.clues,
-                                rec.givens,
-                                rec.encoding,
-                                rec.solutions,
-                                rec.solution,
-                                import_id,
-                                &rec.key[..],
-                                rec.canonical.as_ref().map(|c| &c.form),
-                                rec.canonical.as_ref().map(|c| c.hash)
-                            ])
-                            .map_err(sql)?
-                            == 1
-                        {
-                            (tx.last_insert_rowid(), Fate::Stored)
-                        } else {
-                            let (id, t, g): (i64, String, String) = by_key
-                                .query_row([&rec.key[..]], |r| {
-                                    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-                                })
-                                .map_err(sql)?;
-                            if t != kind || g != rec.givens {
-                                let why = format!(
-                                    "{kind}: its 128-bit key equals that of stored puzzle {id}, which differs"
-                                );
-                                add_reject(item, "hash-collision", &why)?;
-                                continue;
-                            }
-                            (id, Fate::Duplicate)
-                        }
-                    }
-                };
-                let relation = match fate {
-                    Fate::Stored => {
-                        counts.stored += 1;
-                        "exact"
-                    }
-                    Fate::Duplicate => {
-                        counts.duplicates += 1;
-                        "exact"
-                    }
-                    Fate::Isomorph => {
-                        counts.duplicates += 1;
-                        counts.isomorphs += 1;
-                        "isomorph"
-                    }
-                };
-                sources.push((item.line, puzzle_id, relation));
-            }
-            let mut many = tx.prepare_cached(&INSERT_SOURCES).map_err(sql)?;
-            let mut groups = sources.chunks_exact(SOURCES_PER_INSERT);
-            for group in &mut groups {
-                many.raw_bind_parameter(1, file_id).map_err(sql)?;
-                many.raw_bind_parameter(2, import_id).map_err(sql)?;
-                for (i, (line, puzzle_id, relation)) in group.iter().enumerate() {
-                    let at = 3 + 3 * i;
-                    many.raw_bind_parameter(at, line).map_err(sql)?;
-                    many.raw_bind_parameter(at + 1, puzzle_id).map_err(sql)?;
-                    many.raw_bind_parameter(at + 2, relation).map_err(sql)?;
-                }
-                many.raw_execute().map_err(sql)?;
-            }
-            for (line, puzzle_id, relation) in groups.remainder() {
-                source
-                    .execute(params![file_id, line, puzzle_id, import_id, relation])
-                    .map_err(sql)?;
-            }
-            tx.execute(
-                "UPDATE imports SET lines = ?2, stored = ?3, duplicates = ?4, rejected = ?5, skipped = ?6,
-                     isomorphs = ?7
-                 WHERE id = ?1",
-                params![
-                    import_id,
-                    counts.lines,
-                    counts.stored,
-                    counts.duplicates,
-                    counts.rejected,
-                    counts.skipped,
-                    counts.isomorphs
-                ],
-            )
-            .map_err(sql)?;
-        }
-        self.batch_lines += p.chunk.items.len();
-        if self.batch_lines >= BATCH_LINES || batch_started.elapsed() >= BATCH_TIME {
-            self.commit()?;
-        }
-        self.counts = counts;
-        for line in shown {
+        let lines = ChunkLines::new(
+            tx,
+            &p.chunk,
+            name,
+            file_id,
+            self.import_id,
+            self.dedup,
+            self.counts,
+        )
+        .write(&p.outcomes)?;
+        let c = lines.counts;
+        tx.execute(
+            "UPDATE imports SET lines = ?2, stored = ?3, duplicates = ?4, rejected = ?5, skipped = ?6,
+                 isomorphs = ?7
+             WHERE id = ?1",
+            params![
+                self.import_id,
+                c.lines,
+                c.stored,
+                c.duplicates,
+                c.rejected,
+                c.skipped,
+                c.isomorphs
+            ],
+        )
+        .map_err(|e| ArchiveError::sql("writing a batch", e))?;
+        for line in lines.shown {
             if self.first_rejects.len() < SHOWN_REJECTS {
                 self.first_rejects.push(line);
             }
+        }
+        self.counts = c;
+        self.batch_lines += p.chunk.items.len();
+        if self.batch_lines >= BATCH_LINES || batch_started.elapsed() >= BATCH_TIME {
+            self.commit()?;
         }
         Ok(())
     }

@@ -1,0 +1,421 @@
+//! Writing one chunk's lines inside the open batch transaction: each
+//! accepted line's puzzle (stored, or found as a duplicate or isomorph),
+//! its provenance, and each rejected line with its reason.
+//!
+//! The writer thread is the one every line waits for, so statements are
+//! shared between rows where the result allows: a statement execution
+//! (cursors opened and freed, parameters bound and released) cost as much
+//! as the row it wrote. New puzzles go [`PUZZLES_PER_INSERT`] to an INSERT,
+//! provenance [`SOURCES_PER_INSERT`] rows to one; `--dedup isomorphs` keeps
+//! one row per statement, since each line must see the puzzles stored by
+//! the lines before it.
+
+use std::sync::LazyLock;
+
+use rusqlite::{CachedStatement, Connection, OptionalExtension, params};
+
+use super::ArchiveError;
+use super::writer::{Counts, Dedup, SHOWN_REJECTS};
+use crate::input::{Chunk, Item};
+use crate::pipeline::process::Canonical;
+use crate::pipeline::{Outcome, Record};
+
+/// Stores a puzzle unless its key is already there.
+pub(super) const INSERT_PUZZLE: &str = "INSERT INTO puzzles
+    (type, clues, givens, encoding, solutions, solution, import_id, key, canonical, canonical_hash)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (key) DO NOTHING";
+
+/// Parameters of one row of [`INSERT_PUZZLE`].
+const PUZZLE_PARAMS: usize = 10;
+
+/// New puzzles written by one statement. A whole group stored (no key
+/// there yet: nearly always, on a first import) takes consecutive ids in
+/// order; otherwise its lines are looked up by key one by one.
+const PUZZLES_PER_INSERT: usize = 32;
+
+/// [`INSERT_PUZZLE`] for [`PUZZLES_PER_INSERT`] rows.
+pub(super) static INSERT_PUZZLES: LazyLock<String> = LazyLock::new(|| {
+    let rows: Vec<String> = (0..PUZZLES_PER_INSERT)
+        .map(|i| {
+            let at = PUZZLE_PARAMS * i;
+            let params: Vec<String> = (1..=PUZZLE_PARAMS)
+                .map(|j| format!("?{}", at + j))
+                .collect();
+            format!("({})", params.join(", "))
+        })
+        .collect();
+    // OR IGNORE rather than ON CONFLICT DO NOTHING: a statement that may
+    // abort half way through its rows journals every page it touches
+    // first, and a CHECK could (the rows' values make it never fail; a row
+    // it dropped would surface as an error when its key is looked up).
+    format!(
+        "INSERT OR IGNORE INTO puzzles
+         (type, clues, givens, encoding, solutions, solution, import_id, key, canonical, canonical_hash)
+         VALUES {}",
+        rows.join(", ")
+    )
+});
+
+/// Records where a line's puzzle came from (once per file and line).
+pub(super) const INSERT_SOURCE: &str = "INSERT OR IGNORE INTO sources
+    (file_id, line, puzzle_id, import_id, relation) VALUES (?1, ?2, ?3, ?4, ?5)";
+
+/// Provenance rows written by one statement.
+const SOURCES_PER_INSERT: usize = 128;
+
+/// [`INSERT_SOURCE`] for [`SOURCES_PER_INSERT`] rows: `?1` the file, `?2`
+/// the import, then line, puzzle and relation of each row.
+pub(super) static INSERT_SOURCES: LazyLock<String> = LazyLock::new(|| {
+    let rows: Vec<String> = (0..SOURCES_PER_INSERT)
+        .map(|i| {
+            let at = 3 + 3 * i;
+            format!("(?1, ?{at}, ?{}, ?2, ?{})", at + 1, at + 2)
+        })
+        .collect();
+    format!(
+        "INSERT OR IGNORE INTO sources (file_id, line, puzzle_id, import_id, relation) VALUES {}",
+        rows.join(", ")
+    )
+});
+
+const BY_KEY: &str = "SELECT id, type, givens FROM puzzles WHERE key = ?1";
+
+const BY_CANONICAL: &str = "SELECT id, givens FROM puzzles
+    WHERE canonical_hash = ?1 AND type = ?2 AND canonical = ?3 ORDER BY id LIMIT 1";
+
+const INSERT_REJECT: &str = "INSERT OR IGNORE INTO rejects
+    (import_id, file_id, line, raw, reason, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+
+/// Raw lines are kept up to this many bytes in `rejects.raw`.
+const RAW_KEEP: usize = 1000;
+
+/// What became of an accepted line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fate {
+    /// Its puzzle is new: stored now.
+    Stored,
+    /// The same puzzle is stored.
+    Duplicate,
+    /// An isomorph of it is stored (`--dedup isomorphs`).
+    Isomorph,
+}
+
+fn sql(e: rusqlite::Error) -> ArchiveError {
+    ArchiveError::sql("writing a batch", e)
+}
+
+/// One chunk's lines, written into the open transaction.
+pub(super) struct ChunkLines<'a> {
+    pub tx: &'a Connection,
+    pub chunk: &'a Chunk,
+    /// The input's name, for the reject messages shown.
+    pub name: &'a str,
+    pub file_id: i64,
+    pub import_id: i64,
+    pub dedup: Dedup,
+    /// The import's counts, this chunk's lines added.
+    pub counts: Counts,
+    /// `file:line: message` of rejects, up to [`SHOWN_REJECTS`].
+    pub shown: Vec<String>,
+    /// (line, puzzle, relation) of each accepted line, written at the end.
+    sources: Vec<(u64, i64, &'static str)>,
+    /// New-looking puzzles waiting for the next multi-row insert.
+    group: Vec<(&'a Item, &'a Record)>,
+}
+
+impl<'a> ChunkLines<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        tx: &'a Connection,
+        chunk: &'a Chunk,
+        name: &'a str,
+        file_id: i64,
+        import_id: i64,
+        dedup: Dedup,
+        counts: Counts,
+    ) -> ChunkLines<'a> {
+        ChunkLines {
+            tx,
+            chunk,
+            name,
+            file_id,
+            import_id,
+            dedup,
+            counts,
+            shown: Vec::new(),
+            sources: Vec::with_capacity(chunk.items.len()),
+            group: Vec::with_capacity(PUZZLES_PER_INSERT),
+        }
+    }
+
+    fn statement(&self, sql_text: &str) -> Result<CachedStatement<'a>, ArchiveError> {
+        self.tx.prepare_cached(sql_text).map_err(sql)
+    }
+
+    /// Writes every line of the chunk, given the outcome of each.
+    pub fn write(mut self, outcomes: &'a [Outcome]) -> Result<Self, ArchiveError> {
+        for (item, outcome) in self.chunk.items.iter().zip(outcomes) {
+            self.counts.lines += 1;
+            let (puzzle_id, fate) = match outcome {
+                Outcome::Skipped => {
+                    self.counts.skipped += 1;
+                    continue;
+                }
+                Outcome::Rejected(r) => {
+                    self.reject(item, r.code, &r.message)?;
+                    continue;
+                }
+                Outcome::Known(k) => {
+                    match self.isomorph(k.kind.as_str(), &k.canonical, &k.givens)? {
+                        Some(found) => found,
+                        // Found by the workers: the line's own puzzle.
+                        None => (k.id, Fate::Duplicate),
+                    }
+                }
+                Outcome::Accepted(rec) if self.dedup == Dedup::Exact => {
+                    self.group.push((item, rec));
+                    if self.group.len() == PUZZLES_PER_INSERT {
+                        self.store_group()?;
+                    }
+                    continue;
+                }
+                Outcome::Accepted(rec) => {
+                    match self.isomorph(rec.kind.as_str(), &rec.canonical, &rec.givens)? {
+                        Some(found) => found,
+                        None => match self.store(item, rec)? {
+                            Some(stored) => stored,
+                            None => continue,
+                        },
+                    }
+                }
+            };
+            self.account(item, puzzle_id, fate);
+        }
+        for (item, rec) in std::mem::take(&mut self.group) {
+            if let Some((id, fate)) = self.store(item, rec)? {
+                self.account(item, id, fate);
+            }
+        }
+        self.write_sources()?;
+        Ok(self)
+    }
+
+    /// Counts an accepted line and queues its provenance.
+    fn account(&mut self, item: &Item, puzzle_id: i64, fate: Fate) {
+        let relation = match fate {
+            Fate::Stored => {
+                self.counts.stored += 1;
+                "exact"
+            }
+            Fate::Duplicate => {
+                self.counts.duplicates += 1;
+                "exact"
+            }
+            Fate::Isomorph => {
+                self.counts.duplicates += 1;
+                self.counts.isomorphs += 1;
+                "isomorph"
+            }
+        };
+        self.sources.push((item.line, puzzle_id, relation));
+    }
+
+    fn reject(&mut self, item: &Item, code: &str, message: &str) -> Result<(), ArchiveError> {
+        let raw = self.chunk.bytes(&item.raw);
+        let raw = String::from_utf8_lossy(&raw[..raw.len().min(RAW_KEEP)]);
+        self.statement(INSERT_REJECT)?
+            .execute(params![
+                self.import_id,
+                self.file_id,
+                item.line,
+                raw,
+                code,
+                message
+            ])
+            .map_err(sql)?;
+        self.counts.rejected += 1;
+        if self.shown.len() < SHOWN_REJECTS {
+            self.shown
+                .push(format!("{}:{}: {message}", self.name, item.line));
+        }
+        Ok(())
+    }
+
+    /// With --dedup isomorphs, the first stored puzzle equivalent to a
+    /// line's (maybe that very puzzle), which then takes the line.
+    fn isomorph(
+        &self,
+        kind: &str,
+        canonical: &Option<Canonical>,
+        givens: &str,
+    ) -> Result<Option<(i64, Fate)>, ArchiveError> {
+        let (Dedup::Isomorphs, Some(c)) = (self.dedup, canonical) else {
+            return Ok(None);
+        };
+        let found = self
+            .statement(BY_CANONICAL)?
+            .query_row(params![c.hash, kind, c.form], |r| {
+                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+            })
+            .optional()
+            .map_err(sql)?;
+        Ok(found.map(|(id, stored)| {
+            let fate = if stored == givens {
+                Fate::Duplicate
+            } else {
+                Fate::Isomorph
+            };
+            (id, fate)
+        }))
+    }
+
+    /// Stores one puzzle, or finds the stored one with its key; `None`
+    /// when that one differs (a hash collision, rejected).
+    fn store(&mut self, item: &Item, rec: &Record) -> Result<Option<(i64, Fate)>, ArchiveError> {
+        let mut insert = self.statement(INSERT_PUZZLE)?;
+        bind_puzzle(&mut insert, 0, rec, self.import_id)?;
+        if insert.raw_execute().map_err(sql)? == 1 {
+            return Ok(Some((self.tx.last_insert_rowid(), Fate::Stored)));
+        }
+        self.stored_twin(item, rec)
+    }
+
+    /// The stored puzzle with `rec`'s key, which must be `rec`'s own
+    /// puzzle; `None` (and a `hash-collision` reject) when it is not.
+    fn stored_twin(
+        &mut self,
+        item: &Item,
+        rec: &Record,
+    ) -> Result<Option<(i64, Fate)>, ArchiveError> {
+        let kind = rec.kind.as_str();
+        let (id, t, g): (i64, String, String) = self
+            .statement(BY_KEY)?
+            .query_row([&rec.key[..]], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .map_err(sql)?;
+        if t != kind || g != rec.givens {
+            let why =
+                format!("{kind}: its 128-bit key equals that of stored puzzle {id}, which differs");
+            self.reject(item, "hash-collision", &why)?;
+            return Ok(None);
+        }
+        Ok(Some((id, Fate::Duplicate)))
+    }
+
+    /// Inserts the waiting group in one statement. When all of it was new
+    /// the ids are the next ones, in order. Otherwise the rows just stored
+    /// are read back by key: a line gets the id of the first row with its
+    /// key (stored, if the line was the first with it; a duplicate after),
+    /// and lines whose key none of them has were already stored.
+    fn store_group(&mut self) -> Result<(), ArchiveError> {
+        let group = std::mem::take(&mut self.group);
+        let before: i64 = self
+            .statement("SELECT ifnull(max(id), 0) FROM puzzles")?
+            .query_row([], |r| r.get(0))
+            .map_err(sql)?;
+        let mut insert = self.statement(&INSERT_PUZZLES)?;
+        for (i, (_, rec)) in group.iter().enumerate() {
+            bind_puzzle(&mut insert, PUZZLE_PARAMS * i, rec, self.import_id)?;
+        }
+        let added = insert.raw_execute().map_err(sql)?;
+        // Rows take the next rowids in VALUES order; the second test only
+        // guards that assumption, falling back to reading them back.
+        if added == group.len() && self.tx.last_insert_rowid() == before + added as i64 {
+            for (id, (item, _)) in (before + 1..).zip(&group) {
+                self.account(item, id, Fate::Stored);
+            }
+        } else {
+            let mut new: Vec<(i64, [u8; 16], bool)> = Vec::with_capacity(added);
+            {
+                let mut read = self.statement("SELECT id, key FROM puzzles WHERE id > ?1")?;
+                let mut rows = read.query([before]).map_err(sql)?;
+                while let Some(r) = rows.next().map_err(sql)? {
+                    let key: [u8; 16] = r.get(1).map_err(sql)?;
+                    new.push((r.get(0).map_err(sql)?, key, false));
+                }
+            }
+            for (item, rec) in &group {
+                let found = new.iter_mut().find(|(_, key, _)| *key == rec.key);
+                let stored = found.map(|(id, _, taken)| (*id, std::mem::replace(taken, true)));
+                match stored {
+                    Some((id, false)) => self.account(item, id, Fate::Stored),
+                    // A later line with a key this group stored, or with a
+                    // key stored before: looked up, its givens compared.
+                    Some((_, true)) | None => {
+                        if let Some((id, fate)) = self.stored_twin(item, rec)? {
+                            self.account(item, id, fate);
+                        }
+                    }
+                }
+            }
+        }
+        self.group = group;
+        self.group.clear();
+        Ok(())
+    }
+
+    /// Writes the chunk's provenance rows, [`SOURCES_PER_INSERT`] at a time.
+    fn write_sources(&mut self) -> Result<(), ArchiveError> {
+        let mut many = self.statement(&INSERT_SOURCES)?;
+        let mut groups = self.sources.chunks_exact(SOURCES_PER_INSERT);
+        for group in &mut groups {
+            many.raw_bind_parameter(1, self.file_id).map_err(sql)?;
+            many.raw_bind_parameter(2, self.import_id).map_err(sql)?;
+            for (i, (line, puzzle_id, relation)) in group.iter().enumerate() {
+                let at = 3 + 3 * i;
+                many.raw_bind_parameter(at, line).map_err(sql)?;
+                many.raw_bind_parameter(at + 1, puzzle_id).map_err(sql)?;
+                many.raw_bind_parameter(at + 2, relation).map_err(sql)?;
+            }
+            many.raw_execute().map_err(sql)?;
+        }
+        let mut one = self.statement(INSERT_SOURCE)?;
+        for (line, puzzle_id, relation) in groups.remainder() {
+            one.execute(params![
+                self.file_id,
+                line,
+                puzzle_id,
+                self.import_id,
+                relation
+            ])
+            .map_err(sql)?;
+        }
+        Ok(())
+    }
+}
+
+/// Binds one puzzle row of an insert, its parameters from `at + 1` on.
+fn bind_puzzle(
+    insert: &mut CachedStatement<'_>,
+    at: usize,
+    rec: &Record,
+    import_id: i64,
+) -> Result<(), ArchiveError> {
+    let canonical = rec.canonical.as_ref();
+    insert
+        .raw_bind_parameter(at + 1, rec.kind.as_str())
+        .map_err(sql)?;
+    insert.raw_bind_parameter(at + 2, rec.clues).map_err(sql)?;
+    insert
+        .raw_bind_parameter(at + 3, &rec.givens)
+        .map_err(sql)?;
+    insert
+        .raw_bind_parameter(at + 4, &rec.encoding)
+        .map_err(sql)?;
+    insert
+        .raw_bind_parameter(at + 5, rec.solutions)
+        .map_err(sql)?;
+    insert
+        .raw_bind_parameter(at + 6, &rec.solution)
+        .map_err(sql)?;
+    insert.raw_bind_parameter(at + 7, import_id).map_err(sql)?;
+    insert
+        .raw_bind_parameter(at + 8, &rec.key[..])
+        .map_err(sql)?;
+    insert
+        .raw_bind_parameter(at + 9, canonical.map(|c| &c.form))
+        .map_err(sql)?;
+    insert
+        .raw_bind_parameter(at + 10, canonical.map(|c| c.hash))
+        .map_err(sql)?;
+    Ok(())
+}
