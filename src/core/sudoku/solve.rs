@@ -323,8 +323,8 @@ impl State {
         let mut s = self.f[d][b];
         let occupancy = u16::from(SEGMENTS[(s & 0x1ff) as usize])
             | u16::from(SEGMENTS[((s >> 9) & 0x1ff) as usize]) << 3
-            | u16::from(SEGMENTS[(s >> 18) as usize]) << 6;
-        let locked = LOCKED[occupancy as usize];
+            | u16::from(SEGMENTS[((s >> 18) & 0x1ff) as usize]) << 6;
+        let locked = LOCKED[(occupancy & 0x1ff) as usize];
         if locked == 0 {
             return false;
         }
@@ -370,19 +370,23 @@ impl State {
     /// column has no place left for a digit, otherwise whether anything changed.
     #[inline(always)]
     fn claim_columns(&mut self) -> Option<bool> {
-        let mut changed = 0;
+        let (mut changed, mut covered) = (0, 0x1ff);
         for fd in &mut self.f {
             let c0 = (fd[0] | fd[0] >> 9 | fd[0] >> 18) & 0x1ff;
             let c1 = (fd[1] | fd[1] >> 9 | fd[1] >> 18) & 0x1ff;
             let c2 = (fd[2] | fd[2] >> 9 | fd[2] >> 18) & 0x1ff;
-            if c0 | c1 | c2 != 0x1ff {
-                return None;
-            }
-            let w0 = fd[0] & CLAIMED[(c0 & !(c1 | c2)) as usize];
-            let w1 = fd[1] & CLAIMED[(c1 & !(c0 | c2)) as usize];
-            let w2 = fd[2] & CLAIMED[(c2 & !(c0 | c1)) as usize];
+            // One test for all digits: a contradiction is rare.
+            covered &= c0 | c1 | c2;
+            // A column in one band only is in none of the pairwise overlaps.
+            let shared = c0 & c1 | c0 & c2 | c1 & c2;
+            let w0 = fd[0] & CLAIMED[(c0 & !shared) as usize];
+            let w1 = fd[1] & CLAIMED[(c1 & !shared) as usize];
+            let w2 = fd[2] & CLAIMED[(c2 & !shared) as usize];
             changed |= (w0 ^ fd[0]) | (w1 ^ fd[1]) | (w2 ^ fd[2]);
             *fd = [w0, w1, w2];
+        }
+        if covered != 0x1ff {
+            return None;
         }
         Some(changed != 0)
     }
@@ -391,22 +395,27 @@ impl State {
     /// otherwise whether anything was placed.
     #[inline(always)]
     fn naked_singles(&mut self) -> Option<bool> {
+        // The three bands side by side (and a zero fourth lane), so the
+        // counting runs on all of them at once.
+        let (mut r1, mut r2, mut r3) = ([0u32; 4], [0u32; 4], [0u32; 4]);
+        for fd in &self.f {
+            let x = [fd[0], fd[1], fd[2], 0];
+            for l in 0..4 {
+                r3[l] |= r2[l] & x[l];
+                r2[l] |= r1[l] & x[l];
+                r1[l] |= x[l];
+            }
+        }
+        let u = self.unsolved;
+        if (u[0] & !r1[0]) | (u[1] & !r1[1]) | (u[2] & !r1[2]) != 0 {
+            return None;
+        }
         let mut placed = false;
         for b in 0..3 {
-            let (mut r1, mut r2, mut r3) = (0u32, 0u32, 0u32);
-            for fd in &self.f {
-                r3 |= r2 & fd[b];
-                r2 |= r1 & fd[b];
-                r1 |= fd[b];
-            }
-            let unsolved = self.unsolved[b];
-            if unsolved & !r1 != 0 {
-                return None;
-            }
-            self.pairs[b] = unsolved & r2 & !r3;
+            self.pairs[b] = u[b] & r2[b] & !r3[b];
             // Each single's digit is found by one AND per digit for all of
             // them, not a search per cell.
-            let singles = unsolved & !r2;
+            let singles = u[b] & !r2[b];
             if singles != 0 {
                 placed = true;
                 for d in 0..9 {
