@@ -188,6 +188,20 @@ const COLUMN32: [u32; 32] = {
     t
 };
 
+/// For a band word index `3 * digit + band` (mod 32): the band and the
+/// digit's words in the other two bands.
+const WORDS: [[u8; 3]; 32] = {
+    let mut t = [[0u8; 3]; 32];
+    let mut k = 0;
+    while k < 27 {
+        let (d, b) = (k / 3, k % 3);
+        let (b1, b2) = NEIGHBOURS[b];
+        t[k] = [b as u8, (3 * d + b1) as u8, (3 * d + b2) as u8];
+        k += 1;
+    }
+    t
+};
+
 /// For a band: the other two.
 const NEIGHBOURS: [(usize, usize); 3] = [(1, 2), (2, 0), (0, 1)];
 
@@ -336,11 +350,14 @@ impl State {
         Some(())
     }
 
-    /// Row/box matching of digit `d` in band `b`; false on a contradiction.
+    /// Row/box matching of band word `k` (digit `k / 3`, band `k % 3`);
+    /// false on a contradiction.
     #[inline(always)]
-    fn update_band(&mut self, d: usize, b: usize) -> bool {
-        let (b1, b2) = NEIGHBOURS[b];
-        let mut s = self.f[d][b];
+    fn update_band(&mut self, k: usize) -> bool {
+        // From a table rather than a division: this runs a dozen times per node.
+        let [b, k1, k2] = WORDS[k & 31].map(usize::from);
+        let f = self.f.as_flattened_mut();
+        let mut s = f[k];
         let occupancy = u16::from(SEGMENTS[(s & 0x1ff) as usize])
             | u16::from(SEGMENTS[((s >> 9) & 0x1ff) as usize]) << 3
             | u16::from(SEGMENTS[((s >> 18) & 0x1ff) as usize]) << 6;
@@ -350,8 +367,8 @@ impl State {
         }
         s &= locked;
         let keep = OTHER_BANDS[((s | s >> 9 | s >> 18) & 0x1ff) as usize];
-        self.f[d][b1] &= keep;
-        self.f[d][b2] &= keep;
+        f[k1] &= keep;
+        f[k2] &= keep;
         // A row left with one position is a hidden single (boxes reduce to
         // rows through the matching). Its row, box and column are already
         // clear for this digit; the other digits leave the cell.
@@ -362,8 +379,8 @@ impl State {
         for fd in &mut self.f {
             fd[b] &= !solved;
         }
-        self.f[d][b] = s;
-        self.seen[d][b] = s;
+        self.f.as_flattened_mut()[k] = s;
+        self.seen.as_flattened_mut()[k] = s;
         true
     }
 
@@ -460,7 +477,7 @@ impl State {
                     // until its update.
                     let k = changed.trailing_zeros() as usize;
                     changed &= changed - 1;
-                    if !self.update_band(k / 3, k % 3) {
+                    if !self.update_band(k) {
                         return false;
                     }
                 }
