@@ -371,10 +371,10 @@ impl State {
         f[k2] &= keep;
         // A row left with one position is a hidden single (boxes reduce to
         // rows through the matching). Its row, box and column are already
-        // clear for this digit; the other digits leave the cell.
+        // clear for this digit; the other digits leave the cell. A cell
+        // solved before holds no other digit already, so it needs no test.
         let solved =
-            (row_single(s & 0x1ff) | row_single((s >> 9) & 0x1ff) << 9 | row_single(s >> 18) << 18)
-                & self.unsolved[b];
+            row_single(s & 0x1ff) | row_single((s >> 9) & 0x1ff) << 9 | row_single(s >> 18) << 18;
         self.unsolved[b] &= !solved;
         for fd in &mut self.f {
             fd[b] &= !solved;
