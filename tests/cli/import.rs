@@ -179,6 +179,55 @@ fn duplicates_within_one_run_are_counted_and_traced_to_every_line() {
 }
 
 #[test]
+fn repeats_and_stored_puzzles_among_new_ones_get_the_right_ids() {
+    let w = Workdir::new();
+    let top = std::fs::read_to_string(data("classic/top1465.txt")).unwrap();
+    let puzzles: Vec<String> = top
+        .lines()
+        .filter(|l| l.len() >= 81 && !l.starts_with('#'))
+        .map(|l| l[..81].replace('.', "0"))
+        .take(100)
+        .collect();
+    // Six of them are stored first, so the archive is not empty and most
+    // of the file is new: the new-puzzle inserts meet stored keys.
+    let old = w.write("old.txt", puzzles[40..46].join("\n"));
+    w.import(&[&old], &[]);
+    let mut lines = puzzles.clone();
+    lines[19] = lines[9].clone(); // a repeat within the first 32 lines
+    lines[60] = lines[70].clone(); // a repeat of a later line
+    let f = w.write("mixed.txt", lines.join("\n"));
+    let s = w.import(&[&f], &[]);
+    assert_eq!(
+        (n(&s, "stored"), n(&s, "duplicates")),
+        (100 - 6 - 2, 6 + 2),
+        "{s}"
+    );
+    // Every line's provenance names its own puzzle.
+    assert_eq!(
+        w.count("SELECT count(*) FROM provenance WHERE file LIKE '%mixed.txt'"),
+        100
+    );
+    for (i, line) in lines.iter().enumerate() {
+        let givens = w.strings(&format!(
+            "SELECT p.givens FROM provenance AS v JOIN puzzles AS p ON p.id = v.puzzle_id
+             WHERE v.file LIKE '%mixed.txt' AND v.line = {}",
+            i + 1
+        ));
+        assert_eq!(givens, [line.clone()], "line {}", i + 1);
+    }
+    // Puzzles were stored in line order.
+    let order = w.strings(
+        "SELECT group_concat(v.line) FROM (SELECT min(line) AS line, puzzle_id FROM provenance
+         WHERE file LIKE '%mixed.txt' AND puzzle_id > 6 GROUP BY puzzle_id ORDER BY puzzle_id) AS v",
+    );
+    let expected: Vec<String> = (1..=100)
+        .filter(|l| !(41..=46).contains(l) && *l != 20 && *l != 71)
+        .map(|l| l.to_string())
+        .collect();
+    assert_eq!(order, [expected.join(",")]);
+}
+
+#[test]
 fn results_do_not_depend_on_the_number_of_threads() {
     let w = Workdir::new();
     let files = [
