@@ -107,3 +107,31 @@ impl Stored for StoredPuzzles {
         found.ok().flatten()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::Connection;
+
+    /// `.cargo/config.toml` builds SQLite without the global mutexes the
+    /// lookup connections would contend for; this fails if it stops doing so.
+    #[test]
+    fn sqlite_is_built_without_global_page_cache_and_statistics_mutexes() {
+        let c = Connection::open_in_memory().unwrap();
+        let options: Vec<String> = c
+            .prepare("PRAGMA compile_options")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert!(options.iter().any(|o| o == "THREADSAFE=1"), "{options:?}");
+        assert!(
+            !options.iter().any(|o| o == "ENABLE_MEMORY_MANAGEMENT"),
+            "{options:?}"
+        );
+        assert!(
+            options.iter().any(|o| o == "DEFAULT_MEMSTATUS=0"),
+            "{options:?}"
+        );
+    }
+}
