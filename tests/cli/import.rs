@@ -213,7 +213,7 @@ fn repeats_and_stored_puzzles_among_new_ones_get_the_right_ids() {
              WHERE v.file LIKE '%mixed.txt' AND v.line = {}",
             i + 1
         ));
-        assert_eq!(givens, [line.clone()], "line {}", i + 1);
+        assert_eq!(givens, std::slice::from_ref(line), "line {}", i + 1);
     }
     // Puzzles were stored in line order.
     let order = w.strings(
