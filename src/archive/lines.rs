@@ -106,13 +106,13 @@ fn sql(e: rusqlite::Error) -> ArchiveError {
 
 /// One chunk's lines, written into the open transaction.
 pub(super) struct ChunkLines<'a> {
-    pub tx: &'a Connection,
-    pub chunk: &'a Chunk,
+    tx: &'a Connection,
+    chunk: &'a Chunk,
     /// The input's name, for the reject messages shown.
-    pub name: &'a str,
-    pub file_id: i64,
-    pub import_id: i64,
-    pub dedup: Dedup,
+    name: &'a str,
+    file_id: i64,
+    import_id: i64,
+    dedup: Dedup,
     /// The import's counts, this chunk's lines added.
     pub counts: Counts,
     /// `file:line: message` of rejects, up to [`SHOWN_REJECTS`].
