@@ -302,8 +302,12 @@ impl Planes {
     /// Runs deduce and eliminate to the fixpoint; false on a contradiction
     /// (the planes are then meaningless).
     pub(super) fn fixpoint(&mut self) -> bool {
-        // Cells whose digit has already cleared its peers.
-        let mut done = [0u32; 3];
+        self.fixpoint_from([0; 3])
+    }
+
+    /// [`Self::fixpoint`] when the cells of `done` (per band) already hold
+    /// one digit that has cleared its peers, as [`Legacy::read`] leaves them.
+    pub(super) fn fixpoint_from(&mut self, mut done: [u32; 3]) -> bool {
         // Each plane as of its last hidden-singles look; an impossible
         // value first, so every plane is looked at once.
         let mut seen = [[u32::MAX; 3]; 9];
@@ -354,6 +358,82 @@ impl Planes {
                 return true;
             }
         }
+    }
+}
+
+/// A legacy string read in one pass straight into what `analyse` needs:
+/// the planes with every given already placed (the state the first deduce
+/// round of [`Planes::fixpoint`] would reach from the parsed board), the
+/// normalised givens and their flags.
+pub(super) struct Legacy {
+    pub(super) planes: Planes,
+    /// Per band, the given cells: deduce has nothing left to do for them.
+    pub(super) placed: [u32; 3],
+    /// The string with `.` written `0`: the analysis's `givens`.
+    pub(super) digits: [u8; CELLS],
+    pub(super) given: [bool; CELLS],
+    pub(super) clues: u32,
+}
+
+impl Legacy {
+    /// `None` when the string would be rejected: a character other than
+    /// `0`-`9` or `.`, or a digit given twice in a row, column or box. The
+    /// detailed parse and `validate` then name the error; this pass only
+    /// has to agree with them on which strings they accept.
+    pub(super) fn read(s: &[u8; CELLS]) -> Option<Legacy> {
+        let mut out = Legacy {
+            planes: Planes([[BAND; 3]; 9]),
+            placed: [0; 3],
+            digits: [0; CELLS],
+            given: [false; CELLS],
+            clues: 0,
+        };
+        // Per digit and band, its given cells.
+        let mut own = [[0u32; 3]; 9];
+        out.band::<0>(s, &mut own)?;
+        out.band::<1>(s, &mut own)?;
+        out.band::<2>(s, &mut own)?;
+        // A given cell holds its own digit only.
+        for (plane, own) in out.planes.0.iter_mut().zip(&own) {
+            for b in 0..3 {
+                plane[b] = (plane[b] & !out.placed[b]) | own[b];
+            }
+        }
+        Some(out)
+    }
+
+    /// The 27 cells of band `B`. A given's digit plane loses the given's
+    /// row, box and column, so a second given of that digit among its peers
+    /// finds its own bit already gone: that is the duplicate check.
+    #[inline(always)]
+    fn band<const B: usize>(&mut self, s: &[u8; CELLS], own: &mut [[u32; 3]; 9]) -> Option<()> {
+        let range = 27 * B..27 * B + 27;
+        let cells = s.get(range.clone())?;
+        let digits = self.digits.get_mut(range.clone())?;
+        let given = self.given.get_mut(range)?;
+        for (j, ((&c, digit), given)) in cells.iter().zip(digits).zip(given).enumerate() {
+            let d = usize::from(c.wrapping_sub(b'1'));
+            if d < 9 {
+                let bit = 1u32 << j;
+                let plane = &mut self.planes.0[d];
+                if plane[B] & bit == 0 {
+                    return None;
+                }
+                plane[B] &= PEERS_OUT[j];
+                plane[(B + 1) % 3] &= COLUMN_OUT[j];
+                plane[(B + 2) % 3] &= COLUMN_OUT[j];
+                own[d][B] |= bit;
+                self.placed[B] |= bit;
+                self.clues += 1;
+                *digit = c;
+                *given = true;
+            } else if c == b'0' || c == b'.' {
+                *digit = b'0';
+            } else {
+                return None;
+            }
+        }
+        Some(())
     }
 }
 
