@@ -128,6 +128,21 @@ const LONE_IN_BOX: [u16; 512] = {
     t
 };
 
+/// For 8 bits: a u64 whose byte k is bit k.
+const SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut k = 0;
+        while k < 8 {
+            t[x] |= ((x as u64 >> k) & 1) << (8 * k);
+            k += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
 /// Marks a fold with an empty box; no real fold has bit 15.
 const NO_BOX: u16 = 1 << 15;
 
@@ -184,17 +199,25 @@ impl Planes {
 
     /// Every cell's candidate set.
     pub(super) fn masks(&self) -> [Mask; CELLS] {
-        let mut out = [0u16; CELLS];
-        for (d, plane) in self.0.iter().enumerate() {
-            for (b, &w) in plane.iter().enumerate() {
-                let mut w = w;
-                while w != 0 {
-                    out[27 * b + w.trailing_zeros() as usize] |= 1 << d;
-                    w &= w - 1;
+        // Eight cells per step and no branch per candidate: each plane's
+        // byte of the band is spread one bit per byte and shifted to its
+        // digit, so digits 1-8 arrive as the eight cells' low bytes.
+        let mut out = [Mask::EMPTY; CELLS];
+        for (b, cells) in out.chunks_exact_mut(27).enumerate() {
+            let b = b % 3;
+            for (k, chunk) in cells.chunks_mut(8).enumerate() {
+                let byte = |w: u32| SPREAD[((w >> (8 * k)) & 0xff) as usize];
+                let mut low = 0u64;
+                for (d, plane) in self.0[..8].iter().enumerate() {
+                    low |= byte(plane[b]) << d;
+                }
+                let (low, high) = (low.to_le_bytes(), byte(self.0[8][b]).to_le_bytes());
+                for ((m, &l), &h) in chunk.iter_mut().zip(&low).zip(&high) {
+                    *m = Mask::from_bits_truncate(u16::from(l) | u16::from(h) << 8);
                 }
             }
         }
-        out.map(Mask::from_bits_truncate)
+        out
     }
 
     /// The digit values (1..=9) when every cell holds exactly one
