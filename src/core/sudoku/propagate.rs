@@ -146,6 +146,30 @@ const SPREAD: [u64; 256] = {
 /// Marks a fold with an empty box; no real fold has bit 15.
 const NO_BOX: u16 = 1 << 15;
 
+/// Bit 0 of each row of a band word.
+const ROW_LOW: u32 = 1 | 1 << 9 | 1 << 18;
+/// Bit 8 of each row of a band word.
+const ROW_HIGH: u32 = ROW_LOW << 8;
+/// Bits 0-7 of each row of a band word.
+const ROW_REST: u32 = BAND & !ROW_HIGH;
+
+/// Bit 8 of each row of `w` that is not empty: the low eight bits of a
+/// row plus 255 carry into bit 8 when any is set, and never further.
+#[inline(always)]
+const fn rows_nonempty(w: u32) -> u32 {
+    (((w & ROW_REST) + ROW_REST) | w) & ROW_HIGH
+}
+
+/// The rows of `w` that hold one position, all three at once: a row
+/// minus one shares a bit with the row only when it has two or more. A
+/// row of `w` must not be empty (its borrow would spoil the next row);
+/// callers check that first and discard the result.
+#[inline(always)]
+const fn rows_single(w: u32) -> u32 {
+    let many = rows_nonempty(w & w.wrapping_sub(ROW_LOW));
+    w & !((many >> 8) * 0x1ff)
+}
+
 /// The row itself when it holds exactly one position (or none), else 0.
 #[inline(always)]
 pub(super) const fn row_single(row: u32) -> u32 {
@@ -301,10 +325,10 @@ impl Planes {
         for b in 0..3 {
             let w = plane[b];
             let (r0, r1, r2) = (w & 0x1ff, (w >> 9) & 0x1ff, w >> 18);
-            dead |= r0 == 0 || r1 == 0 || r2 == 0;
+            dead |= rows_nonempty(w) != ROW_HIGH;
             once[b] = r0 | r1 | r2;
             twice[b] = (r0 & r1) | ((r0 | r1) & r2);
-            rows[b] = row_single(r0) | row_single(r1) << 9 | row_single(r2) << 18;
+            rows[b] = rows_single(w);
         }
         let [o0, o1, o2] = once;
         let all = o0 | o1 | o2;
@@ -531,6 +555,22 @@ fn eliminate(cands: &mut [Mask; CELLS], unit: &[u8; 9], d: Digit) -> Result<bool
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_three_row_helpers_agree_with_one_row_at_a_time() {
+        let rows = [1u32, 2, 3, 0x100, 0x101, 0x1ff, 0x180, 0x40];
+        for &r0 in &rows {
+            for &r1 in &rows {
+                for &r2 in &rows {
+                    let w = r0 | r1 << 9 | r2 << 18;
+                    let one = row_single(r0) | row_single(r1) << 9 | row_single(r2) << 18;
+                    assert_eq!(rows_single(w), one, "{w:#x}");
+                    assert_eq!(rows_nonempty(w), ROW_HIGH, "{w:#x}");
+                }
+            }
+        }
+        assert_eq!(rows_nonempty(0x1ff << 9), 1 << 17);
+    }
     use crate::core::sudoku::corpus::{XWING_162, puzzles};
     use crate::core::sudoku::{count_solutions, parse_legacy, parse_packed};
     use proptest::prelude::*;
