@@ -166,10 +166,14 @@ pub fn analyse(s: &str) -> Result<Analysis, Error> {
     // Nearly every imported line is a valid legacy string: one pass reads
     // it into placed planes. Anything it refuses takes the detailed path
     // below, which names the error.
-    if let Some(legacy) = s.as_bytes().try_into().ok().and_then(Legacy::read) {
-        if let Some(a) = analyse_legacy(legacy) {
-            return Ok(a);
-        }
+    if let Some(a) = s
+        .as_bytes()
+        .try_into()
+        .ok()
+        .and_then(Legacy::read)
+        .and_then(analyse_legacy)
+    {
+        return Ok(a);
     }
     let (board, format) = parse(s)?;
     validate(&board, format)?;
