@@ -21,7 +21,7 @@ pub use propagate::{Contradiction, propagate};
 pub use solve::{Solutions, count_solutions, count_solutions_from};
 
 use format::{ascii_string, write_packed_cells};
-use propagate::Planes;
+use propagate::{Legacy, Planes};
 use solve::count_solutions_in;
 pub use validate::{Unit, validate};
 
@@ -163,6 +163,18 @@ pub fn identity(s: &str) -> Option<String> {
 /// propagation hits a contradiction there is no propagated board worth
 /// keeping: `encoding` and `candidates` are then the parsed board's.
 pub fn analyse(s: &str) -> Result<Analysis, Error> {
+    // Nearly every imported line is a valid legacy string: one pass reads
+    // it into placed planes. Anything it refuses takes the detailed path
+    // below, which names the error.
+    if let Some(a) = s
+        .as_bytes()
+        .try_into()
+        .ok()
+        .and_then(Legacy::read)
+        .and_then(analyse_legacy)
+    {
+        return Ok(a);
+    }
     let (board, format) = parse(s)?;
     validate(&board, format)?;
     let given = *board.given_flags();
@@ -192,6 +204,39 @@ pub fn analyse(s: &str) -> Result<Analysis, Error> {
         clues: board.clue_count(),
         givens: digits_string(&board.givens()),
         encoding,
+        status,
+        candidates,
+        given,
+        shading: [0; CELLS],
+    })
+}
+
+/// [`analyse`] of a read legacy string, identical to the general path's
+/// result; `None` on a contradiction, whose naming the general path owns.
+fn analyse_legacy(legacy: Legacy) -> Option<Analysis> {
+    let Legacy {
+        mut planes,
+        placed,
+        digits,
+        given,
+        clues,
+    } = legacy;
+    if !planes.fixpoint_from(placed) {
+        return None;
+    }
+    let (status, candidates) = match planes.solved() {
+        // Singles alone solved it: the grid is the candidates too.
+        Some(grid) => (
+            Status::Unique(digits_string(&grid)),
+            grid.map(|d| Mask::from_bits_truncate((1u16 << d) >> 1)),
+        ),
+        None => (solve_status(&planes), planes.masks()),
+    };
+    Some(Analysis {
+        kind: PuzzleType::Sudoku,
+        clues,
+        givens: ascii_string(&digits),
+        encoding: write_packed_cells(&candidates, &given),
         status,
         candidates,
         given,

@@ -92,11 +92,22 @@ pub(super) fn write_packed_cells(masks: &[Mask; CELLS], given: &[bool; CELLS]) -
     let mut out = [0u8; PACKED_LEN];
     for ((pair, m), &g) in out.chunks_exact_mut(2).zip(masks).zip(given) {
         let n = usize::from((m.bits() << 1) | u16::from(g));
-        pair[0] = base32::ALPHABET[(n >> 5) & 31];
-        pair[1] = base32::ALPHABET[n & 31];
+        pair.copy_from_slice(&PAIRS[n % PAIRS.len()]);
     }
     ascii_string(&out)
 }
+
+/// The two characters of every cell value: one load per cell, where
+/// splitting the value into two alphabet lookups costs several.
+const PAIRS: [[u8; 2]; 1024] = {
+    let mut t = [[0u8; 2]; 1024];
+    let mut n = 0;
+    while n < 1024 {
+        t[n] = [base32::ALPHABET[n >> 5], base32::ALPHABET[n & 31]];
+        n += 1;
+    }
+    t
+};
 
 /// A String of ASCII bytes (anything else would become empty, which the
 /// callers' tests would catch). Strict UTF-8 checking has a fast path for

@@ -128,8 +128,47 @@ const LONE_IN_BOX: [u16; 512] = {
     t
 };
 
+/// For 8 bits: a u64 whose byte k is bit k.
+const SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut x = 0;
+    while x < 256 {
+        let mut k = 0;
+        while k < 8 {
+            t[x] |= ((x as u64 >> k) & 1) << (8 * k);
+            k += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
 /// Marks a fold with an empty box; no real fold has bit 15.
 const NO_BOX: u16 = 1 << 15;
+
+/// Bit 0 of each row of a band word.
+const ROW_LOW: u32 = 1 | 1 << 9 | 1 << 18;
+/// Bit 8 of each row of a band word.
+const ROW_HIGH: u32 = ROW_LOW << 8;
+/// Bits 0-7 of each row of a band word.
+const ROW_REST: u32 = BAND & !ROW_HIGH;
+
+/// Bit 8 of each row of `w` that is not empty: the low eight bits of a
+/// row plus 255 carry into bit 8 when any is set, and never further.
+#[inline(always)]
+const fn rows_nonempty(w: u32) -> u32 {
+    (((w & ROW_REST) + ROW_REST) | w) & ROW_HIGH
+}
+
+/// The rows of `w` that hold one position, all three at once: a row
+/// minus one shares a bit with the row only when it has two or more. A
+/// row of `w` must not be empty (its borrow would spoil the next row);
+/// callers check that first and discard the result.
+#[inline(always)]
+const fn rows_single(w: u32) -> u32 {
+    let many = rows_nonempty(w & w.wrapping_sub(ROW_LOW));
+    w & !((many >> 8) * 0x1ff)
+}
 
 /// The row itself when it holds exactly one position (or none), else 0.
 #[inline(always)]
@@ -184,17 +223,25 @@ impl Planes {
 
     /// Every cell's candidate set.
     pub(super) fn masks(&self) -> [Mask; CELLS] {
-        let mut out = [0u16; CELLS];
-        for (d, plane) in self.0.iter().enumerate() {
-            for (b, &w) in plane.iter().enumerate() {
-                let mut w = w;
-                while w != 0 {
-                    out[27 * b + w.trailing_zeros() as usize] |= 1 << d;
-                    w &= w - 1;
+        // Eight cells per step and no branch per candidate: each plane's
+        // byte of the band is spread one bit per byte and shifted to its
+        // digit, so digits 1-8 arrive as the eight cells' low bytes.
+        let mut out = [Mask::EMPTY; CELLS];
+        for (b, cells) in out.chunks_exact_mut(27).enumerate() {
+            let b = b % 3;
+            for (k, chunk) in cells.chunks_mut(8).enumerate() {
+                let byte = |w: u32| SPREAD[((w >> (8 * k)) & 0xff) as usize];
+                let mut low = 0u64;
+                for (d, plane) in self.0[..8].iter().enumerate() {
+                    low |= byte(plane[b]) << d;
+                }
+                let (low, high) = (low.to_le_bytes(), byte(self.0[8][b]).to_le_bytes());
+                for ((m, &l), &h) in chunk.iter_mut().zip(&low).zip(&high) {
+                    *m = Mask::from_bits_truncate(u16::from(l) | u16::from(h) << 8);
                 }
             }
         }
-        out.map(Mask::from_bits_truncate)
+        out
     }
 
     /// The digit values (1..=9) when every cell holds exactly one
@@ -263,10 +310,11 @@ impl Planes {
     }
 
     /// Eliminate for one digit's plane: the cells where it has the last
-    /// position of a row, box or column, per band. `None` when it has no
-    /// position left in some unit.
-    #[inline]
-    fn hidden_singles(plane: &[u32; 3]) -> Option<[u32; 3]> {
+    /// position of a row, box or column, per band, and whether it has no
+    /// position left in some unit (the cells are then meaningless). A pair
+    /// rather than an `Option`, which cost branches on every call.
+    #[inline(always)]
+    fn hidden_singles(plane: &[u32; 3]) -> ([u32; 3], bool) {
         // Fold each band's three rows into which columns hold the digit
         // once or more (`once`) and twice or more (`twice`): a box is a
         // three-column segment of that fold, a column spans the three folds.
@@ -277,10 +325,10 @@ impl Planes {
         for b in 0..3 {
             let w = plane[b];
             let (r0, r1, r2) = (w & 0x1ff, (w >> 9) & 0x1ff, w >> 18);
-            dead |= r0 == 0 || r1 == 0 || r2 == 0;
+            dead |= rows_nonempty(w) != ROW_HIGH;
             once[b] = r0 | r1 | r2;
             twice[b] = (r0 & r1) | ((r0 | r1) & r2);
-            rows[b] = row_single(r0) | row_single(r1) << 9 | row_single(r2) << 18;
+            rows[b] = rows_single(w);
         }
         let [o0, o1, o2] = once;
         let all = o0 | o1 | o2;
@@ -296,14 +344,18 @@ impl Planes {
             let boxes = u32::from(lone) & !twice[b] & 0x1ff;
             out[b] = rows[b] | plane[b] & ((columns | boxes) * (1 | 1 << 9 | 1 << 18));
         }
-        (!dead).then_some(out)
+        (out, dead)
     }
 
     /// Runs deduce and eliminate to the fixpoint; false on a contradiction
     /// (the planes are then meaningless).
     pub(super) fn fixpoint(&mut self) -> bool {
-        // Cells whose digit has already cleared its peers.
-        let mut done = [0u32; 3];
+        self.fixpoint_from([0; 3])
+    }
+
+    /// [`Self::fixpoint`] when the cells of `done` (per band) already hold
+    /// one digit that has cleared its peers, as [`Legacy::read`] leaves them.
+    pub(super) fn fixpoint_from(&mut self, mut done: [u32; 3]) -> bool {
         // Each plane as of its last hidden-singles look; an impossible
         // value first, so every plane is looked at once.
         let mut seen = [[u32::MAX; 3]; 9];
@@ -332,9 +384,10 @@ impl Planes {
                     continue;
                 }
                 *seen = plane;
-                let Some(hidden) = Self::hidden_singles(&plane) else {
+                let (hidden, dead) = Self::hidden_singles(&plane);
+                if dead {
                     return false;
-                };
+                }
                 for b in 0..3 {
                     // Placed cells are their own (trivial) hidden singles.
                     let new = hidden[b] & !done[b];
@@ -354,6 +407,82 @@ impl Planes {
                 return true;
             }
         }
+    }
+}
+
+/// A legacy string read in one pass straight into what `analyse` needs:
+/// the planes with every given already placed (the state the first deduce
+/// round of [`Planes::fixpoint`] would reach from the parsed board), the
+/// normalised givens and their flags.
+pub(super) struct Legacy {
+    pub(super) planes: Planes,
+    /// Per band, the given cells: deduce has nothing left to do for them.
+    pub(super) placed: [u32; 3],
+    /// The string with `.` written `0`: the analysis's `givens`.
+    pub(super) digits: [u8; CELLS],
+    pub(super) given: [bool; CELLS],
+    pub(super) clues: u32,
+}
+
+impl Legacy {
+    /// `None` when the string would be rejected: a character other than
+    /// `0`-`9` or `.`, or a digit given twice in a row, column or box. The
+    /// detailed parse and `validate` then name the error; this pass only
+    /// has to agree with them on which strings they accept.
+    pub(super) fn read(s: &[u8; CELLS]) -> Option<Legacy> {
+        let mut out = Legacy {
+            planes: Planes([[BAND; 3]; 9]),
+            placed: [0; 3],
+            digits: [0; CELLS],
+            given: [false; CELLS],
+            clues: 0,
+        };
+        // Per digit and band, its given cells.
+        let mut own = [[0u32; 3]; 9];
+        out.band::<0>(s, &mut own)?;
+        out.band::<1>(s, &mut own)?;
+        out.band::<2>(s, &mut own)?;
+        // A given cell holds its own digit only.
+        for (plane, own) in out.planes.0.iter_mut().zip(&own) {
+            for b in 0..3 {
+                plane[b] = (plane[b] & !out.placed[b]) | own[b];
+            }
+        }
+        Some(out)
+    }
+
+    /// The 27 cells of band `B`. A given's digit plane loses the given's
+    /// row, box and column, so a second given of that digit among its peers
+    /// finds its own bit already gone: that is the duplicate check.
+    #[inline(always)]
+    fn band<const B: usize>(&mut self, s: &[u8; CELLS], own: &mut [[u32; 3]; 9]) -> Option<()> {
+        let range = 27 * B..27 * B + 27;
+        let cells = s.get(range.clone())?;
+        let digits = self.digits.get_mut(range.clone())?;
+        let given = self.given.get_mut(range)?;
+        for (j, ((&c, digit), given)) in cells.iter().zip(digits).zip(given).enumerate() {
+            let d = usize::from(c.wrapping_sub(b'1'));
+            if d < 9 {
+                let bit = 1u32 << j;
+                let plane = &mut self.planes.0[d];
+                if plane[B] & bit == 0 {
+                    return None;
+                }
+                plane[B] &= PEERS_OUT[j];
+                plane[(B + 1) % 3] &= COLUMN_OUT[j];
+                plane[(B + 2) % 3] &= COLUMN_OUT[j];
+                own[d][B] |= bit;
+                self.placed[B] |= bit;
+                self.clues += 1;
+                *digit = c;
+                *given = true;
+            } else if c == b'0' || c == b'.' {
+                *digit = b'0';
+            } else {
+                return None;
+            }
+        }
+        Some(())
     }
 }
 
@@ -426,6 +555,22 @@ fn eliminate(cands: &mut [Mask; CELLS], unit: &[u8; 9], d: Digit) -> Result<bool
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_three_row_helpers_agree_with_one_row_at_a_time() {
+        let rows = [1u32, 2, 3, 0x100, 0x101, 0x1ff, 0x180, 0x40];
+        for &r0 in &rows {
+            for &r1 in &rows {
+                for &r2 in &rows {
+                    let w = r0 | r1 << 9 | r2 << 18;
+                    let one = row_single(r0) | row_single(r1) << 9 | row_single(r2) << 18;
+                    assert_eq!(rows_single(w), one, "{w:#x}");
+                    assert_eq!(rows_nonempty(w), ROW_HIGH, "{w:#x}");
+                }
+            }
+        }
+        assert_eq!(rows_nonempty(0x1ff << 9), 1 << 17);
+    }
     use crate::core::sudoku::corpus::{XWING_162, puzzles};
     use crate::core::sudoku::{count_solutions, parse_legacy, parse_packed};
     use proptest::prelude::*;
