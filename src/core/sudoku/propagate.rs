@@ -128,8 +128,8 @@ const LONE_IN_BOX: [u16; 512] = {
     t
 };
 
-/// For 8 bits: a u64 whose byte k is bit k.
-const SPREAD: [u64; 256] = {
+/// For 8 bits: a u64 whose byte k is bit k (also the solver's grid writer).
+pub(super) const SPREAD: [u64; 256] = {
     let mut t = [0u64; 256];
     let mut x = 0;
     while x < 256 {

@@ -19,7 +19,7 @@
 //!
 //! No parsing and no I/O: digits or masks in, a count and a grid out.
 
-use super::propagate::{BAND, BAND_PEERS, Planes, column, row_single};
+use super::propagate::{BAND, BAND_PEERS, Planes, SPREAD, column, row_single};
 use crate::core::grid::CELLS;
 use crate::core::mask::Mask;
 
@@ -584,21 +584,6 @@ pub(super) fn grid_of(f: &[[u32; 3]; 9]) -> [u8; CELLS] {
     }
     out
 }
-
-/// For 8 bits: a u64 whose byte k is bit k.
-const SPREAD: [u64; 256] = {
-    let mut t = [0u64; 256];
-    let mut x = 0;
-    while x < 256 {
-        let mut k = 0;
-        while k < 8 {
-            t[x] |= ((x as u64 >> k) & 1) << (8 * k);
-            k += 1;
-        }
-        x += 1;
-    }
-    t
-};
 
 struct Search {
     limit: usize,
