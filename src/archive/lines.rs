@@ -80,7 +80,7 @@ pub(super) static INSERT_SOURCES: LazyLock<String> = LazyLock::new(|| {
 
 const BY_KEY: &str = "SELECT id, type, givens FROM puzzles WHERE key = ?1";
 
-const BY_CANONICAL: &str = "SELECT id, givens FROM puzzles
+pub(super) const BY_CANONICAL: &str = "SELECT id, givens FROM puzzles
     WHERE canonical_hash = ?1 AND type = ?2 AND canonical = ?3 ORDER BY id LIMIT 1";
 
 const INSERT_REJECT: &str = "INSERT OR IGNORE INTO rejects

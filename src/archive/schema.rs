@@ -44,6 +44,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0004_interrupted_imports.sql"),
         fill: None,
     },
+    Migration {
+        name: "0005_narrower_isomorph_index.sql",
+        sql: include_str!("../../migrations/0005_narrower_isomorph_index.sql"),
+        fill: None,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -265,6 +270,44 @@ mod tests {
             conn.execute("DELETE FROM imports WHERE id = 1", [])
                 .is_err()
         );
+    }
+
+    #[test]
+    fn the_isomorph_index_holds_the_hash_alone_and_serves_the_lookup() {
+        let mut conn = at_version(4);
+        conn.execute_batch(
+            "INSERT INTO imports (id, arguments) VALUES (1, '[]');
+             INSERT INTO puzzles (id, type, clues, givens, encoding, solutions, import_id, key, canonical, canonical_hash)
+                 VALUES (7, 'sudoku', 17, 'g', 'e', 2, 1, x'01', 'c', 99);",
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let columns: Vec<String> = conn
+            .prepare("SELECT name FROM pragma_index_info('puzzles_canonical_hash')")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(columns, ["canonical_hash"]);
+        let mut explain = conn
+            .prepare(&format!(
+                "EXPLAIN QUERY PLAN {}",
+                super::super::lines::BY_CANONICAL
+            ))
+            .unwrap();
+        // Listed without binding the statement's parameters.
+        let mut rows = explain.raw_query();
+        let plan: String = rows.next().unwrap().unwrap().get(3).unwrap();
+        assert!(plan.contains("puzzles_canonical_hash"), "{plan}");
+        let found: i64 = conn
+            .query_row(
+                super::super::lines::BY_CANONICAL,
+                rusqlite::params![99, "sudoku", "c"],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(found, 7);
     }
 
     #[test]
