@@ -178,7 +178,7 @@ impl<'a> ImportWriter<'a> {
             }
         };
         let tx = &self.archive.conn;
-        let lines = ChunkLines::new(
+        let (c, shown) = ChunkLines::new(
             tx,
             &p.chunk,
             name,
@@ -188,7 +188,6 @@ impl<'a> ImportWriter<'a> {
             self.counts,
         )
         .write(&p.outcomes)?;
-        let c = lines.counts;
         tx.execute(
             "UPDATE imports SET lines = ?2, stored = ?3, duplicates = ?4, rejected = ?5, skipped = ?6,
                  isomorphs = ?7
@@ -204,7 +203,7 @@ impl<'a> ImportWriter<'a> {
             ],
         )
         .map_err(|e| ArchiveError::sql("writing a batch", e))?;
-        for line in lines.shown {
+        for line in shown {
             if self.first_rejects.len() < SHOWN_REJECTS {
                 self.first_rejects.push(line);
             }
