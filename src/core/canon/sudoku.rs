@@ -162,6 +162,24 @@ impl Node {
         }
     }
 
+    /// Tie output stack `s` to source stack `src`.
+    #[inline(always)]
+    fn tie_stack(&mut self, s: usize, src: u8) {
+        self.stack_of[s % 3] = src;
+        self.bound |= 1 << src;
+        self.free_stacks &= !(1 << s);
+    }
+
+    /// Place source column `c`, holding `digit` in this row, at output
+    /// column `j`.
+    #[inline(always)]
+    fn place_col(&mut self, j: usize, c: usize, digit: u8) {
+        self.col_of[j % 9] = c as u8;
+        self.placed |= 1 << c;
+        self.free_cols &= !(1 << j);
+        self.relabel(digit);
+    }
+
     /// The label `digit` has now, 0 if none yet (always 0 for an empty cell).
     #[inline(always)]
     fn label(&self, digit: u8) -> u8 {
@@ -350,7 +368,7 @@ impl RowSearch<'_> {
     /// all-empty stack) wherever one fits beats any clue there, and among
     /// clues only the least label counts. So the walk is a straight loop
     /// except where equally good choices tie, the only place it branches.
-    fn place(&mut self, mut j: usize, mut w: Work) {
+    fn place(&mut self, mut j: usize, w: &mut Work) {
         loop {
             // A run of placed columns: a plain relabelling, and the common
             // case once a few rows are laid out, so tested first.
@@ -398,18 +416,18 @@ impl RowSearch<'_> {
                 // fewer clues means a later first clue.
                 let open_clue_stacks = self.clue_stacks & !w.node.bound;
                 let mut open = fewest_clues(open_clue_stacks, self.row.clues);
+                // Every choice but the last is searched on a copy; the last
+                // goes on in `w` itself, saving a copy of the work.
                 loop {
                     let src = open.trailing_zeros() as u8;
                     open &= open - 1;
-                    let mut b = w;
-                    b.node.stack_of[s] = src;
-                    b.node.bound |= 1 << src;
-                    b.node.free_stacks &= !(1 << s);
                     if open == 0 {
-                        w = b;
+                        w.node.tie_stack(s, src);
                         break;
                     }
-                    self.place(j, b);
+                    let mut b = *w;
+                    b.node.tie_stack(s, src);
+                    self.place(j, &mut b);
                 }
                 continue;
             }
@@ -423,9 +441,12 @@ impl RowSearch<'_> {
             let unplaced = !w.node.placed >> stack & 0b111;
             let clues = self.row.clues >> stack & 0b111;
             let empties = POP3[usize::from(unplaced & !clues)];
+            // The free positions of a tied stack are always its first ones
+            // (each row gives them out empties first, then clues), so when
+            // empties are left they all go here at once.
             if empties > w.zero_cols_used[s] {
-                w.zero_cols_used[s] += 1;
-                j += 1;
+                j += usize::from(empties - w.zero_cols_used[s]);
+                w.zero_cols_used[s] = empties;
                 continue;
             }
             // Only the clue columns whose digit gets the least label: a digit
@@ -453,16 +474,14 @@ impl RowSearch<'_> {
             loop {
                 let c = best_cols.trailing_zeros() as usize;
                 best_cols &= best_cols - 1;
-                let mut p = w;
-                p.node.col_of[j] = c as u8;
-                p.node.placed |= 1 << c;
-                p.node.free_cols &= !(1 << j);
-                p.node.relabel(self.row.digits[c & 15]);
+                let digit = self.row.digits[c & 15];
                 if best_cols == 0 {
-                    w = p;
+                    w.node.place_col(j, c, digit);
                     break;
                 }
-                self.place(j + 1, p);
+                let mut p = *w;
+                p.node.place_col(j, c, digit);
+                self.place(j + 1, &mut p);
             }
             j += 1;
         }
@@ -504,7 +523,7 @@ impl RowSearch<'_> {
         }
         self.place(
             0,
-            Work {
+            &mut Work {
                 node: start,
                 out: 0,
                 zero_stacks_used: 0,
