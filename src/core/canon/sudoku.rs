@@ -26,6 +26,12 @@ use super::{CanonError, cell_at};
 const FORMAT: &str = "sudoku legacy";
 /// An output column or stack not yet tied to a source one.
 const FREE: u8 = u8::MAX;
+/// The label nibble of a digit that has not appeared yet: no real label
+/// (at most 9) reaches it.
+const UNSEEN: u8 = 0xf;
+/// Every digit 1-9 unseen (nine nibbles of ones from bit 4), the empty cell
+/// (nibble 0) labelled 0.
+const START_LABELS: u64 = ((1 << 36) - 1) << 4;
 
 /// The minlex form of a classic Sudoku.
 ///
@@ -132,9 +138,10 @@ struct Node {
     stack_of: [u8; 3],
     /// Source columns placed.
     placed: u16,
-    /// Source digit -> output label, 0 while the digit has not appeared:
-    /// nibble `d` (bits `4d..4d+4`) for digit `d`, so reading a label is a
-    /// shift and a mask, with no bounds check.
+    /// Source digit -> output label, [`UNSEEN`] while the digit has not
+    /// appeared: nibble `d` (bits `4d..4d+4`) for digit `d`, so reading a
+    /// label is a shift and a mask, with no bounds check. The empty cell's
+    /// nibble is always 0, its output.
     labels: u64,
     next_label: u8,
     /// Source stacks tied to an output stack (bit per source stack).
@@ -154,7 +161,7 @@ impl Node {
             col_of: [FREE; 9],
             stack_of: [FREE; 3],
             placed: 0,
-            labels: 0,
+            labels: START_LABELS,
             next_label: 1,
             bound: 0,
             free_stacks: 0b111,
@@ -180,23 +187,25 @@ impl Node {
         self.relabel(digit);
     }
 
-    /// The label `digit` has now, 0 if none yet (always 0 for an empty cell).
+    /// The label `digit` has now, [`UNSEEN`] if none yet (always 0 for an
+    /// empty cell).
     #[inline(always)]
     fn label(&self, digit: u8) -> u8 {
         (self.labels >> (4 * u32::from(digit & 15)) & 0xf) as u8
     }
 
     /// Relabel on first appearance: the cheapest label is always the next one.
-    /// The empty cell's nibble is never set, so it reads its 0 like a clue
-    /// reads its label, with no test of its own on the common path.
+    /// The empty cell's nibble holds its 0, so it reads its output like a
+    /// clue reads its label, with one test for both.
     #[inline(always)]
     fn relabel(&mut self, digit: u8) -> u8 {
         let label = self.label(digit);
-        if label != 0 || digit == 0 {
+        if label != UNSEEN {
             label
         } else {
             let label = self.next_label;
-            self.labels |= u64::from(label) << (4 * u32::from(digit & 15));
+            // The nibble holds `UNSEEN` (all ones), so this XOR leaves `label`.
+            self.labels ^= u64::from(label ^ UNSEEN) << (4 * u32::from(digit & 15));
             self.next_label += 1;
             label
         }
@@ -458,7 +467,11 @@ impl RowSearch<'_> {
                 let c = cols.trailing_zeros() as usize;
                 cols &= cols - 1;
                 let label = w.node.label(self.row.digits[c & 15]);
-                let label = if label == 0 { w.node.next_label } else { label };
+                let label = if label == UNSEEN {
+                    w.node.next_label
+                } else {
+                    label
+                };
                 if label < least {
                     least = label;
                     best_cols = 0;
