@@ -546,6 +546,21 @@ impl RowSearch<'_> {
     }
 }
 
+/// The nine cells of a packed row (see [`shift`]), one per byte. The last
+/// eight nibbles are spread to a byte each by three shift-and-mask steps
+/// (each halving the group size), which leaves cell 8 in the lowest byte, so
+/// the big-endian bytes are cells 1 to 8 in order.
+fn unpack(row: u64) -> [u8; 9] {
+    let mut x = row & 0xffff_ffff;
+    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+    let mut cells = [0u8; 9];
+    cells[0] = (row >> shift(0) & 0xf) as u8;
+    cells[1..].copy_from_slice(&x.to_be_bytes());
+    cells
+}
+
 fn transpose(grid: &[u8; 81]) -> [u8; 81] {
     let mut t = [0u8; 81];
     for (i, v) in t.iter_mut().enumerate() {
@@ -660,9 +675,7 @@ fn minlex_with(grid: &[u8; 81], nodes: &mut Vec<Node>, ties: &mut Vec<Node>) -> 
             }
             best = search.best;
         }
-        for (j, o) in out[i * 9..i * 9 + 9].iter_mut().enumerate() {
-            *o = (best >> shift(j) & 0xf) as u8;
-        }
+        out[i * 9..i * 9 + 9].copy_from_slice(&unpack(best));
         if ties.len() > 1 {
             ties.sort_unstable();
             ties.dedup();
@@ -1083,6 +1096,18 @@ pub(super) mod tests {
 
     const TOP1465: &str = include_str!("../../../tests/data/classic/top1465.txt");
     const SEVENTEEN: &str = include_str!("../../../tests/data/classic/17clue_royle_first2000.txt");
+
+    #[test]
+    fn a_packed_row_unpacks_to_its_cells_in_order() {
+        let cells = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
+        let packed = cells
+            .iter()
+            .enumerate()
+            .fold(0u64, |p, (j, &d)| p | u64::from(d) << shift(j));
+        assert_eq!(unpack(packed), cells);
+        assert_eq!(unpack(0), [0; 9]);
+        assert_eq!(unpack(NO_ROW), [15; 9]);
+    }
 
     #[test]
     fn known_forms_come_out_as_published() {
