@@ -26,6 +26,12 @@ use super::{CanonError, cell_at};
 const FORMAT: &str = "sudoku legacy";
 /// An output column or stack not yet tied to a source one.
 const FREE: u8 = u8::MAX;
+/// The label nibble of a digit that has not appeared yet: no real label
+/// (at most 9) reaches it.
+const UNSEEN: u8 = 0xf;
+/// Every digit 1-9 unseen (nine nibbles of ones from bit 4), the empty cell
+/// (nibble 0) labelled 0.
+const START_LABELS: u64 = ((1 << 36) - 1) << 4;
 
 /// The minlex form of a classic Sudoku.
 ///
@@ -132,9 +138,10 @@ struct Node {
     stack_of: [u8; 3],
     /// Source columns placed.
     placed: u16,
-    /// Source digit -> output label, 0 while the digit has not appeared:
-    /// nibble `d` (bits `4d..4d+4`) for digit `d`, so reading a label is a
-    /// shift and a mask, with no bounds check.
+    /// Source digit -> output label, [`UNSEEN`] while the digit has not
+    /// appeared: nibble `d` (bits `4d..4d+4`) for digit `d`, so reading a
+    /// label is a shift and a mask, with no bounds check. The empty cell's
+    /// nibble is always 0, its output.
     labels: u64,
     next_label: u8,
     /// Source stacks tied to an output stack (bit per source stack).
@@ -154,7 +161,7 @@ impl Node {
             col_of: [FREE; 9],
             stack_of: [FREE; 3],
             placed: 0,
-            labels: 0,
+            labels: START_LABELS,
             next_label: 1,
             bound: 0,
             free_stacks: 0b111,
@@ -162,23 +169,43 @@ impl Node {
         }
     }
 
-    /// The label `digit` has now, 0 if none yet (always 0 for an empty cell).
+    /// Tie output stack `s` to source stack `src`.
+    #[inline(always)]
+    fn tie_stack(&mut self, s: usize, src: u8) {
+        self.stack_of[s % 3] = src;
+        self.bound |= 1 << src;
+        self.free_stacks &= !(1 << s);
+    }
+
+    /// Place source column `c`, holding `digit` in this row, at output
+    /// column `j`.
+    #[inline(always)]
+    fn place_col(&mut self, j: usize, c: usize, digit: u8) {
+        self.col_of[j % 9] = c as u8;
+        self.placed |= 1 << c;
+        self.free_cols &= !(1 << j);
+        self.relabel(digit);
+    }
+
+    /// The label `digit` has now, [`UNSEEN`] if none yet (always 0 for an
+    /// empty cell).
     #[inline(always)]
     fn label(&self, digit: u8) -> u8 {
         (self.labels >> (4 * u32::from(digit & 15)) & 0xf) as u8
     }
 
     /// Relabel on first appearance: the cheapest label is always the next one.
-    /// The empty cell's nibble is never set, so it reads its 0 like a clue
-    /// reads its label, with no test of its own on the common path.
+    /// The empty cell's nibble holds its 0, so it reads its output like a
+    /// clue reads its label, with one test for both.
     #[inline(always)]
     fn relabel(&mut self, digit: u8) -> u8 {
         let label = self.label(digit);
-        if label != 0 || digit == 0 {
+        if label != UNSEEN {
             label
         } else {
             let label = self.next_label;
-            self.labels |= u64::from(label) << (4 * u32::from(digit & 15));
+            // The nibble holds `UNSEEN` (all ones), so this XOR leaves `label`.
+            self.labels ^= u64::from(label ^ UNSEEN) << (4 * u32::from(digit & 15));
             self.next_label += 1;
             label
         }
@@ -350,7 +377,7 @@ impl RowSearch<'_> {
     /// all-empty stack) wherever one fits beats any clue there, and among
     /// clues only the least label counts. So the walk is a straight loop
     /// except where equally good choices tie, the only place it branches.
-    fn place(&mut self, mut j: usize, mut w: Work) {
+    fn place(&mut self, mut j: usize, w: &mut Work) {
         loop {
             // A run of placed columns: a plain relabelling, and the common
             // case once a few rows are laid out, so tested first.
@@ -398,18 +425,18 @@ impl RowSearch<'_> {
                 // fewer clues means a later first clue.
                 let open_clue_stacks = self.clue_stacks & !w.node.bound;
                 let mut open = fewest_clues(open_clue_stacks, self.row.clues);
+                // Every choice but the last is searched on a copy; the last
+                // goes on in `w` itself, saving a copy of the work.
                 loop {
                     let src = open.trailing_zeros() as u8;
                     open &= open - 1;
-                    let mut b = w;
-                    b.node.stack_of[s] = src;
-                    b.node.bound |= 1 << src;
-                    b.node.free_stacks &= !(1 << s);
                     if open == 0 {
-                        w = b;
+                        w.node.tie_stack(s, src);
                         break;
                     }
-                    self.place(j, b);
+                    let mut b = *w;
+                    b.node.tie_stack(s, src);
+                    self.place(j, &mut b);
                 }
                 continue;
             }
@@ -423,9 +450,12 @@ impl RowSearch<'_> {
             let unplaced = !w.node.placed >> stack & 0b111;
             let clues = self.row.clues >> stack & 0b111;
             let empties = POP3[usize::from(unplaced & !clues)];
+            // The free positions of a tied stack are always its first ones
+            // (each row gives them out empties first, then clues), so when
+            // empties are left they all go here at once.
             if empties > w.zero_cols_used[s] {
-                w.zero_cols_used[s] += 1;
-                j += 1;
+                j += usize::from(empties - w.zero_cols_used[s]);
+                w.zero_cols_used[s] = empties;
                 continue;
             }
             // Only the clue columns whose digit gets the least label: a digit
@@ -437,7 +467,11 @@ impl RowSearch<'_> {
                 let c = cols.trailing_zeros() as usize;
                 cols &= cols - 1;
                 let label = w.node.label(self.row.digits[c & 15]);
-                let label = if label == 0 { w.node.next_label } else { label };
+                let label = if label == UNSEEN {
+                    w.node.next_label
+                } else {
+                    label
+                };
                 if label < least {
                     least = label;
                     best_cols = 0;
@@ -453,16 +487,14 @@ impl RowSearch<'_> {
             loop {
                 let c = best_cols.trailing_zeros() as usize;
                 best_cols &= best_cols - 1;
-                let mut p = w;
-                p.node.col_of[j] = c as u8;
-                p.node.placed |= 1 << c;
-                p.node.free_cols &= !(1 << j);
-                p.node.relabel(self.row.digits[c & 15]);
+                let digit = self.row.digits[c & 15];
                 if best_cols == 0 {
-                    w = p;
+                    w.node.place_col(j, c, digit);
                     break;
                 }
-                self.place(j + 1, p);
+                let mut p = *w;
+                p.node.place_col(j, c, digit);
+                self.place(j + 1, &mut p);
             }
             j += 1;
         }
@@ -504,7 +536,7 @@ impl RowSearch<'_> {
         }
         self.place(
             0,
-            Work {
+            &mut Work {
                 node: start,
                 out: 0,
                 zero_stacks_used: 0,
@@ -512,6 +544,21 @@ impl RowSearch<'_> {
             },
         );
     }
+}
+
+/// The nine cells of a packed row (see [`shift`]), one per byte. The last
+/// eight nibbles are spread to a byte each by three shift-and-mask steps
+/// (each halving the group size), which leaves cell 8 in the lowest byte, so
+/// the big-endian bytes are cells 1 to 8 in order.
+fn unpack(row: u64) -> [u8; 9] {
+    let mut x = row & 0xffff_ffff;
+    x = (x | x << 16) & 0x0000_ffff_0000_ffff;
+    x = (x | x << 8) & 0x00ff_00ff_00ff_00ff;
+    x = (x | x << 4) & 0x0f0f_0f0f_0f0f_0f0f;
+    let mut cells = [0u8; 9];
+    cells[0] = (row >> shift(0) & 0xf) as u8;
+    cells[1..].copy_from_slice(&x.to_be_bytes());
+    cells
 }
 
 fn transpose(grid: &[u8; 81]) -> [u8; 81] {
@@ -628,9 +675,7 @@ fn minlex_with(grid: &[u8; 81], nodes: &mut Vec<Node>, ties: &mut Vec<Node>) -> 
             }
             best = search.best;
         }
-        for (j, o) in out[i * 9..i * 9 + 9].iter_mut().enumerate() {
-            *o = (best >> shift(j) & 0xf) as u8;
-        }
+        out[i * 9..i * 9 + 9].copy_from_slice(&unpack(best));
         if ties.len() > 1 {
             ties.sort_unstable();
             ties.dedup();
@@ -1051,6 +1096,18 @@ pub(super) mod tests {
 
     const TOP1465: &str = include_str!("../../../tests/data/classic/top1465.txt");
     const SEVENTEEN: &str = include_str!("../../../tests/data/classic/17clue_royle_first2000.txt");
+
+    #[test]
+    fn a_packed_row_unpacks_to_its_cells_in_order() {
+        let cells = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
+        let packed = cells
+            .iter()
+            .enumerate()
+            .fold(0u64, |p, (j, &d)| p | u64::from(d) << shift(j));
+        assert_eq!(unpack(packed), cells);
+        assert_eq!(unpack(0), [0; 9]);
+        assert_eq!(unpack(NO_ROW), [15; 9]);
+    }
 
     #[test]
     fn known_forms_come_out_as_published() {
