@@ -165,14 +165,15 @@ const fn rows_nonempty(w: u32) -> u32 {
 /// row of `w` must not be empty (its borrow would spoil the next row);
 /// callers check that first and discard the result.
 #[inline(always)]
-const fn rows_single(w: u32) -> u32 {
+pub(super) const fn rows_single(w: u32) -> u32 {
     let many = rows_nonempty(w & w.wrapping_sub(ROW_LOW));
     w & !((many >> 8) * 0x1ff)
 }
 
 /// The row itself when it holds exactly one position (or none), else 0.
-#[inline(always)]
-pub(super) const fn row_single(row: u32) -> u32 {
+/// (The one-row form the three-row helpers are tested against.)
+#[cfg(test)]
+const fn row_single(row: u32) -> u32 {
     if row & row.wrapping_sub(1) == 0 {
         row
     } else {

@@ -19,7 +19,7 @@
 //!
 //! No parsing and no I/O: digits or masks in, a count and a grid out.
 
-use super::propagate::{BAND, BAND_PEERS, Planes, SPREAD, column, row_single};
+use super::propagate::{BAND, BAND_PEERS, Planes, SPREAD, column, rows_single};
 use crate::core::grid::CELLS;
 use crate::core::mask::Mask;
 
@@ -59,7 +59,7 @@ fn search_from(start: Option<State>, limit: usize) -> Solutions {
         first: None,
     };
     if let (true, Some(state)) = (limit > 0, start) {
-        search.run(state);
+        search.run(state, ALL_WORDS);
     }
     Solutions {
         count: search.count,
@@ -202,17 +202,28 @@ const WORDS: [[u8; 3]; 32] = {
     t
 };
 
+/// Every band word, as a set of changed words: the start updates them all.
+const ALL_WORDS: u32 = (1 << 27) - 1;
+
 /// For a band: the other two.
 const NEIGHBOURS: [(usize, usize); 3] = [(1, 2), (2, 0), (0, 1)];
 
+/// What a branch copies: 120 bytes, few enough to be copied inline rather
+/// than by a call to memcpy. The bookkeeping of a propagation ([`Work`])
+/// is rebuilt per node instead.
 #[derive(Clone, Copy)]
 struct State {
     /// `f[d][b]`: where digit d+1 may go in band b (bit `9*row + col`).
     f: [[u32; 3]; 9],
-    /// `f` as of its last band update; a difference means "update again".
-    seen: [[u32; 3]; 9],
     /// Cells not yet placed, per band.
     unsolved: [u32; 3],
+}
+
+/// A node's propagation bookkeeping, not copied to its branches: a branch
+/// starts from its parent's fixpoint, where every word is up to date.
+struct Work {
+    /// `f` as of its last band update; a difference means "update again".
+    seen: [[u32; 3]; 9],
     /// Unsolved cells with two candidates, as of the last naked-singles pass.
     pairs: [u32; 3],
 }
@@ -265,9 +276,7 @@ impl State {
         }
         Some(State {
             f,
-            seen: [[u32::MAX; 3]; 9],
             unsolved: [BAND & !given[0], BAND & !given[1], BAND & !given[2]],
-            pairs: [0; 3],
         })
     }
 
@@ -285,20 +294,15 @@ impl State {
         }
         State {
             f: planes.0,
-            seen: [[u32::MAX; 3]; 9],
             unsolved,
-            pairs: [0; 3],
         }
     }
 
     /// The empty grid: every digit possible everywhere.
     fn open() -> State {
-        // `seen` can never equal a real band word, so every band is updated first.
         State {
             f: [[BAND; 3]; 9],
-            seen: [[u32::MAX; 3]; 9],
             unsolved: [BAND; 3],
-            pairs: [0; 3],
         }
     }
 
@@ -353,7 +357,7 @@ impl State {
     /// Row/box matching of band word `k` (digit `k / 3`, band `k % 3`);
     /// false on a contradiction.
     #[inline(always)]
-    fn update_band(&mut self, k: usize) -> bool {
+    fn update_band(&mut self, work: &mut Work, k: usize) -> bool {
         // From a table rather than a division: this runs a dozen times per node.
         let [b, k1, k2] = WORDS[k & 31].map(usize::from);
         let f = self.f.as_flattened_mut();
@@ -373,14 +377,14 @@ impl State {
         // rows through the matching). Its row, box and column are already
         // clear for this digit; the other digits leave the cell. A cell
         // solved before holds no other digit already, so it needs no test.
-        let solved =
-            row_single(s & 0x1ff) | row_single((s >> 9) & 0x1ff) << 9 | row_single(s >> 18) << 18;
+        // The matching leaves no row empty, so all three rows are tested at once.
+        let solved = rows_single(s);
         self.unsolved[b] &= !solved;
         for fd in &mut self.f {
             fd[b] &= !solved;
         }
         self.f.as_flattened_mut()[k] = s;
-        self.seen.as_flattened_mut()[k] = s;
+        work.seen.as_flattened_mut()[k] = s;
         true
     }
 
@@ -388,13 +392,13 @@ impl State {
     /// Computed without a branch per word: which words changed is
     /// unpredictable, and 27 compare-and-branches per pass mispredict often.
     #[inline(always)]
-    fn changed(&self) -> u32 {
+    fn changed(&self, work: &Work) -> u32 {
         let mut m = 0;
         for (k, (f, seen)) in self
             .f
             .as_flattened()
             .iter()
-            .zip(self.seen.as_flattened())
+            .zip(work.seen.as_flattened())
             .enumerate()
         {
             m |= u32::from(f != seen) << k;
@@ -431,7 +435,7 @@ impl State {
     /// Places every cell with a single candidate. `None` on a contradiction,
     /// otherwise whether anything was placed.
     #[inline(always)]
-    fn naked_singles(&mut self) -> Option<bool> {
+    fn naked_singles(&mut self, work: &mut Work) -> Option<bool> {
         // The three bands side by side (and a zero fourth lane), so the
         // counting runs on all of them at once.
         let (mut r1, mut r2, mut r3) = ([0u32; 4], [0u32; 4], [0u32; 4]);
@@ -449,7 +453,7 @@ impl State {
         }
         let mut placed = false;
         for b in 0..3 {
-            self.pairs[b] = u[b] & r2[b] & !r3[b];
+            work.pairs[b] = u[b] & r2[b] & !r3[b];
             // Each single's digit is found by one AND per digit for all of
             // them, not a search per cell.
             let singles = u[b] & !r2[b];
@@ -467,10 +471,10 @@ impl State {
         Some(placed)
     }
 
-    /// Runs band updates and naked singles to a fixpoint; false on a contradiction.
-    fn propagate(&mut self) -> bool {
+    /// Runs band updates and naked singles to a fixpoint, starting with the
+    /// words in `changed`; false on a contradiction.
+    fn propagate(&mut self, work: &mut Work, mut changed: u32) -> bool {
         loop {
-            let mut changed = self.changed();
             while changed != 0 {
                 while changed != 0 {
                     // A word only shrinks, so once changed it stays changed
@@ -478,16 +482,16 @@ impl State {
                     // 2-4% fewer updates than lowest first.
                     let k = (31 - changed.leading_zeros()) as usize;
                     changed &= !(1 << k);
-                    if !self.update_band(k) {
+                    if !self.update_band(work, k) {
                         return false;
                     }
                 }
-                changed = self.changed();
+                changed = self.changed(work);
             }
             if self.unsolved == [0; 3] {
                 return true;
             }
-            match self.naked_singles() {
+            match self.naked_singles(work) {
                 None => return false,
                 Some(false) => match self.claim_columns() {
                     None => return false,
@@ -496,6 +500,7 @@ impl State {
                 },
                 Some(true) => {}
             }
+            changed = self.changed(work);
         }
     }
 
@@ -503,10 +508,9 @@ impl State {
     /// branch then turns the most peers into singles, which cuts the search
     /// tree by a quarter to a third on hard puzzles.
     #[inline(always)]
-    fn pick_pair(&self) -> (usize, u32) {
+    fn pick_pair(p: [u32; 3]) -> (usize, u32) {
         // All 81 cells in one word (cell index = 27 * band + bit), so one
         // loop with one hard-to-predict exit instead of three.
-        let p = self.pairs;
         let mut at = u128::from(p[0]) | u128::from(p[1]) << 27 | u128::from(p[2]) << 54;
         // The other bands' pairs folded into one word, as the score has
         // always counted them: a column position taken in both counts once.
@@ -528,10 +532,10 @@ impl State {
 
     /// An unsolved cell to branch on: one with two candidates if any, else
     /// three, else the first. Returns (band, bit).
-    fn pick_cell(&self) -> (usize, u32) {
+    fn pick_cell(&self, pairs: [u32; 3]) -> (usize, u32) {
         // Nearly always a pair is at hand from the last naked-singles pass.
-        if self.pairs != [0; 3] {
-            return self.pick_pair();
+        if pairs != [0; 3] {
+            return Self::pick_pair(pairs);
         }
         let mut first = None;
         let mut three = None;
@@ -592,8 +596,14 @@ struct Search {
 }
 
 impl Search {
-    fn run(&mut self, mut state: State) {
-        if !state.propagate() {
+    /// Searches from `state`, whose band words in `changed` need an update
+    /// (the others are as their last update left them).
+    fn run(&mut self, mut state: State, changed: u32) {
+        let mut work = Work {
+            seen: state.f,
+            pairs: [0; 3],
+        };
+        if !state.propagate(&mut work, changed) {
             return;
         }
         if state.unsolved == [0; 3] {
@@ -603,21 +613,23 @@ impl Search {
             self.count += 1;
             return;
         }
-        let (b, i) = state.pick_cell();
+        let (b, i) = state.pick_cell(work.pairs);
         let mut digits = (0..9)
             .filter(|&d| state.f[d][b] & (1 << i) != 0)
             .fold(0u32, |m, d| m | 1 << d);
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
             digits &= digits - 1;
+            // At a fixpoint only the placed digit's word needs an update.
+            let word = 1 << (3 * d + b);
             if digits == 0 {
                 // The last branch may have the state itself: no copy.
                 state.place(d, b, i);
-                return self.run(state);
+                return self.run(state, word);
             }
             let mut next = state;
             next.place(d, b, i);
-            self.run(next);
+            self.run(next, word);
             if self.count >= self.limit {
                 return;
             }
