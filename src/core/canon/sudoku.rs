@@ -594,13 +594,128 @@ fn fewest_clues(stacks: u8, clues: u16) -> u8 {
 fn allowed_rows(node: &Node, i: usize) -> u16 {
     let unused = !node.rows_used & 0x1ff;
     if i.is_multiple_of(3) {
-        (0..3)
-            .filter(|b| node.rows_used & (0b111 << (3 * b)) == 0)
-            .fold(0, |m, b| m | 0b111 << (3 * b))
+        // Each band used so far keeps one of its rows' bits set in `taken`.
+        let used = node.rows_used;
+        let taken = (used | used >> 1 | used >> 2) & 0o111;
+        !(taken * 0b111) & 0o777
     } else {
         unused & (0b111 << (3 * u16::from(node.band % 3)))
     }
 }
+
+/// The number of empty cells row `row` starts with when laid out under
+/// `node`. Which cells of an output row hold a clue does not depend on the
+/// ties met while laying it out: a tied stack's free positions take its
+/// unplaced empty columns first, its placed positions read their own
+/// columns, and the free output stacks take the free source stacks all-empty
+/// ones first, then in order of clue count, each with its empty cells first.
+/// Read one output stack at a time, as most rows stop at the first.
+#[inline(always)]
+fn leading_zeros_under(node: &Node, row: &Row) -> u32 {
+    let clues = row.clues;
+    let free_src = !node.bound & 0b111;
+    let mut zero_stacks = POP3[usize::from(free_src & !row.clue_stacks)];
+    let mut zeros = 0;
+    for s in 0..3 {
+        let bits = if node.free_stacks & (1 << s) != 0 {
+            if zero_stacks > 0 {
+                zero_stacks -= 1;
+                0
+            } else {
+                // The free clue stack with the fewest clues comes first.
+                let mut least = 3;
+                for src in 0..3 {
+                    if free_src & (1 << src) != 0 {
+                        let n = POP3[usize::from(clues >> (3 * src) & 0b111)];
+                        if n != 0 && n < least {
+                            least = n;
+                        }
+                    }
+                }
+                (1u8 << least) - 1
+            }
+        } else {
+            let cols = &node.col_of[3 * s..3 * s + 3];
+            let code = cols.iter().fold(0usize, |code, &c| {
+                code << 2 | usize::from(LOCAL[usize::from(c)])
+            });
+            let local = usize::from(clues >> (3 * (node.stack_of[s] % 3)) & 0b111);
+            STACK_PATTERN[(code << 3 | local) % STACK_PATTERN.len()]
+        };
+        if bits != 0 {
+            return zeros + LEADING_ZEROS3[usize::from(bits & 0b111)];
+        }
+        zeros += 3;
+    }
+    zeros
+}
+
+/// `LEADING_ZEROS3[bits]`: the empty cells a stack whose clue cells are
+/// `bits` (bit 2 the first position) starts with.
+const LEADING_ZEROS3: [u32; 8] = [3, 2, 1, 1, 0, 0, 0, 0];
+
+/// The empty cells a packed row starts with.
+fn leading_zeros(row: u64) -> u32 {
+    (row.leading_zeros() - (64 - 36)) / 4
+}
+
+/// `LOCAL[c]`: the position of source column `c` in its stack, 3 for
+/// [`FREE`].
+static LOCAL: [u8; 256] = {
+    let mut t = [3u8; 256];
+    let mut c = 0;
+    while c < 9 {
+        t[c] = (c % 3) as u8;
+        c += 1;
+    }
+    t
+};
+
+/// `STACK_PATTERN[code << 3 | clues]`: the clue cells (bit 2 the first
+/// position) of a tied output stack whose positions hold the source columns
+/// `code` (two bits per position, first position highest: the column's
+/// place in its stack, or 3 where free), for a row whose clue columns in
+/// that source stack are `clues` (bit per column). Free positions take the
+/// unplaced columns empty ones first.
+static STACK_PATTERN: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut code = 0;
+    while code < 64 {
+        let mut clues = 0;
+        while clues < 8 {
+            let mut placed = 0usize;
+            let mut p = 0;
+            while p < 3 {
+                let c = code >> (2 * (2 - p)) & 3;
+                if c < 3 {
+                    placed |= 1 << c;
+                }
+                p += 1;
+            }
+            let unplaced = !placed & 0b111;
+            let mut empties = (unplaced & !clues).count_ones();
+            let mut bits = 0u8;
+            let mut p = 0;
+            while p < 3 {
+                let c = code >> (2 * (2 - p)) & 3;
+                let clue = if c < 3 {
+                    clues >> c & 1
+                } else if empties > 0 {
+                    empties -= 1;
+                    0
+                } else {
+                    1
+                };
+                bits = bits << 1 | clue as u8;
+                p += 1;
+            }
+            t[code << 3 | clues] = bits;
+            clues += 1;
+        }
+        code += 1;
+    }
+    t
+};
 
 thread_local! {
     /// The survivor lists, kept between calls on each thread: two fresh
@@ -664,12 +779,31 @@ fn minlex_with(grid: &[u8; 81], nodes: &mut Vec<Node>, ties: &mut Vec<Node>) -> 
                 best: NO_ROW,
                 ties,
             };
+            // Every candidate row's empty cells fall in the same places
+            // whatever ties the search meets, so its leading zeros are known
+            // up front: a candidate with fewer than the best so far is never
+            // laid out, and one with more beats everything found so far.
+            // The first candidate has nothing to beat, so none is worked out
+            // until a best exists.
             for node in nodes.iter() {
+                let orient = &rows[usize::from(node.transposed) % 2];
                 let mut allowed = allowed_rows(node, i);
                 while allowed != 0 {
                     let r = allowed.trailing_zeros() as usize;
                     allowed &= allowed - 1;
-                    search.row = rows[usize::from(node.transposed) % 2][r % 9];
+                    let row = &orient[r % 9];
+                    if search.best != NO_ROW {
+                        let zeros = leading_zeros_under(node, row);
+                        let most = leading_zeros(search.best);
+                        if zeros < most {
+                            continue;
+                        }
+                        if zeros > most {
+                            search.best = NO_ROW;
+                            search.ties.clear();
+                        }
+                    }
+                    search.row = *row;
                     search.search(node, i, r);
                 }
             }
