@@ -393,17 +393,7 @@ impl State {
     /// unpredictable, and 27 compare-and-branches per pass mispredict often.
     #[inline(always)]
     fn changed(&self, work: &Work) -> u32 {
-        let mut m = 0;
-        for (k, (f, seen)) in self
-            .f
-            .as_flattened()
-            .iter()
-            .zip(work.seen.as_flattened())
-            .enumerate()
-        {
-            m |= u32::from(f != seen) << k;
-        }
-        m
+        changed_words(&self.f, &work.seen)
     }
 
     /// Column-box claiming for every digit: a column the digit can use in
@@ -566,6 +556,64 @@ impl State {
     fn solution(&self) -> [u8; CELLS] {
         grid_of(&self.f)
     }
+}
+
+/// The words of `f` that differ from `seen`, bit `3 * digit + band`. This
+/// runs half a dozen times per node; SSE2 compares four words at once and
+/// one byte mask gathers sixteen results (about 35 instructions; the
+/// compiler's own version of the portable loop takes about 60).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn changed_words(f: &[[u32; 3]; 9], seen: &[[u32; 3]; 9]) -> u32 {
+    // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
+    // is always present.
+    unsafe { changed_words_sse2(f, seen) }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "sse2")]
+fn changed_words_sse2(f: &[[u32; 3]; 9], seen: &[[u32; 3]; 9]) -> u32 {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_epi8, _mm_packs_epi16,
+        _mm_packs_epi32,
+    };
+    let (f, seen) = (f.as_flattened(), seen.as_flattened());
+    // Words k..k+4 of both, compared: all ones where equal.
+    let eq = |k: usize| {
+        let (a, b) = (&f[k..k + 4], &seen[k..k + 4]);
+        // SAFETY: both slices hold four u32s, 16 bytes; the loads are unaligned.
+        unsafe {
+            _mm_cmpeq_epi32(
+                _mm_loadu_si128(a.as_ptr().cast::<__m128i>()),
+                _mm_loadu_si128(b.as_ptr().cast::<__m128i>()),
+            )
+        }
+    };
+    // Words 0-15, then 16-23 and 23-26 (the last load overlaps by one).
+    let low = _mm_packs_epi16(
+        _mm_packs_epi32(eq(0), eq(4)),
+        _mm_packs_epi32(eq(8), eq(12)),
+    );
+    let last = eq(23);
+    let high = _mm_packs_epi16(_mm_packs_epi32(eq(16), eq(20)), _mm_packs_epi32(last, last));
+    let (low, high) = (
+        _mm_movemask_epi8(low) as u32 & 0xffff,
+        _mm_movemask_epi8(high) as u32,
+    );
+    let same = low | (high & 0xff) << 16 | (high >> 9 & 7) << 24;
+    !same & ALL_WORDS
+}
+
+/// The words of `f` that differ from `seen`, bit `3 * digit + band`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn changed_words(f: &[[u32; 3]; 9], seen: &[[u32; 3]; 9]) -> u32 {
+    let mut m = 0;
+    for (k, (f, seen)) in f.as_flattened().iter().zip(seen.as_flattened()).enumerate() {
+        m |= u32::from(f != seen) << k;
+    }
+    m
 }
 
 /// The grid of digit planes holding one candidate per cell, eight cells
