@@ -510,9 +510,10 @@ impl State {
     /// tree by a quarter to a third on hard puzzles.
     #[inline(always)]
     fn pick_pair(p: [u32; 3]) -> (usize, u32) {
-        // All 81 cells in one word (cell index = 27 * band + bit), so one
-        // loop with one hard-to-predict exit instead of three.
-        let mut at = u128::from(p[0]) | u128::from(p[1]) << 27 | u128::from(p[2]) << 54;
+        // All 81 cells in one word (band b at bit 32 * b), so one loop with
+        // one hard-to-predict exit instead of three, and a shift instead of
+        // a division by 27 to find the band.
+        let mut at = u128::from(p[0]) | u128::from(p[1]) << 32 | u128::from(p[2]) << 64;
         // The other bands' pairs folded into one word, as the score has
         // always counted them: a column position taken in both counts once.
         let own = [p[0], p[1], p[2], 0];
@@ -523,12 +524,12 @@ impl State {
         while at != 0 {
             let i = at.trailing_zeros();
             at &= at - 1;
-            let (b, j) = ((i / 27) as usize & 3, (i % 27) as usize & 31);
+            let (b, j) = ((i >> 5) as usize & 3, (i & 31) as usize);
             let near = u64::from(own[b] & PEERS32[j]) << 32 | u64::from(others[b] & COLUMN32[j]);
             best = best.max(near.count_ones() << 8 | (255 - i));
         }
         let i = 255 - (best & 255);
-        ((i / 27) as usize, i % 27)
+        ((i >> 5) as usize, i & 31)
     }
 
     /// An unsolved cell to branch on: one with two candidates if any, else
