@@ -431,17 +431,7 @@ impl State {
     /// otherwise whether anything was placed.
     #[inline(always)]
     fn naked_singles(&mut self, work: &mut Work) -> Option<bool> {
-        // The three bands side by side (and a zero fourth lane), so the
-        // counting runs on all of them at once.
-        let (mut r1, mut r2, mut r3) = ([0u32; 4], [0u32; 4], [0u32; 4]);
-        for fd in &self.f {
-            let x = [fd[0], fd[1], fd[2], 0];
-            for l in 0..4 {
-                r3[l] |= r2[l] & x[l];
-                r2[l] |= r1[l] & x[l];
-                r1[l] |= x[l];
-            }
-        }
+        let [r1, r2, r3] = candidate_counts(&self.f);
         let u = self.unsolved;
         if (u[0] & !r1[0]) | (u[1] & !r1[1]) | (u[2] & !r1[2]) != 0 {
             return None;
@@ -621,11 +611,93 @@ fn changed_words_sse2(f: &[[u32; 3]; 9], seen: &[[u32; 3]; 9]) -> u32 {
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
 fn changed_words(f: &[[u32; 3]; 9], seen: &[[u32; 3]; 9]) -> u32 {
+    changed_words_portable(f, seen)
+}
+
+/// [`changed_words`] for any target (on x86_64 only the tests use it).
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+#[inline(always)]
+fn changed_words_portable(f: &[[u32; 3]; 9], seen: &[[u32; 3]; 9]) -> u32 {
     let mut m = 0;
     for (k, (f, seen)) in f.as_flattened().iter().zip(seen.as_flattened()).enumerate() {
         m |= u32::from(f != seen) << k;
     }
     m
+}
+
+/// Per band, the cells with at least one, two and three candidates.
+/// Counted for the three bands at once in SSE2 lanes (the compiler leaves
+/// the portable loop scalar): a naked-singles pass runs once or twice per
+/// node.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn candidate_counts(f: &[[u32; 3]; 9]) -> [[u32; 3]; 3] {
+    // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
+    // is always present.
+    unsafe { candidate_counts_sse2(f) }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "sse2")]
+fn candidate_counts_sse2(f: &[[u32; 3]; 9]) -> [[u32; 3]; 3] {
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cvtsi128_si32, _mm_loadu_si128, _mm_or_si128,
+        _mm_setzero_si128, _mm_shuffle_epi32, _mm_srli_si128,
+    };
+    let words = f.as_flattened();
+    // Words k..k+4: a digit's three bands and one word of no interest.
+    let load = |k: usize| {
+        let w = &words[k..k + 4];
+        // SAFETY: the slice holds four u32s, 16 bytes; the load is unaligned.
+        unsafe { _mm_loadu_si128(w.as_ptr().cast::<__m128i>()) }
+    };
+    let (mut r1, mut r2, mut r3) = (
+        _mm_setzero_si128(),
+        _mm_setzero_si128(),
+        _mm_setzero_si128(),
+    );
+    for d in 0..9 {
+        // The last digit's words end the array: load one word early and shift.
+        let x = if d < 8 {
+            load(3 * d)
+        } else {
+            _mm_srli_si128::<4>(load(23))
+        };
+        r3 = _mm_or_si128(r3, _mm_and_si128(r2, x));
+        r2 = _mm_or_si128(r2, _mm_and_si128(r1, x));
+        r1 = _mm_or_si128(r1, x);
+    }
+    let lanes = |v: __m128i| {
+        [
+            _mm_cvtsi128_si32(v) as u32,
+            _mm_cvtsi128_si32(_mm_shuffle_epi32::<1>(v)) as u32,
+            _mm_cvtsi128_si32(_mm_shuffle_epi32::<2>(v)) as u32,
+        ]
+    };
+    [lanes(r1), lanes(r2), lanes(r3)]
+}
+
+/// Per band, the cells with at least one, two and three candidates.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn candidate_counts(f: &[[u32; 3]; 9]) -> [[u32; 3]; 3] {
+    candidate_counts_portable(f)
+}
+
+/// [`candidate_counts`] for any target (on x86_64 only the tests use it).
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+#[inline(always)]
+fn candidate_counts_portable(f: &[[u32; 3]; 9]) -> [[u32; 3]; 3] {
+    let (mut r1, mut r2, mut r3) = ([0u32; 3], [0u32; 3], [0u32; 3]);
+    for fd in f {
+        for b in 0..3 {
+            r3[b] |= r2[b] & fd[b];
+            r2[b] |= r1[b] & fd[b];
+            r1[b] |= fd[b];
+        }
+    }
+    [r1, r2, r3]
 }
 
 /// The grid of digit planes holding one candidate per cell, eight cells
@@ -833,6 +905,25 @@ mod tests {
         let found = count_solutions_from(&cands, 2);
         assert_eq!(found.count, 2);
         assert_eq!(found.first.map(|g| g[0]), Some(1));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn the_simd_helpers_agree_with_their_portable_forms(
+            words in proptest::collection::vec(0u32..1 << 27, 27),
+            flips in proptest::collection::vec(0u32..1 << 27, 27),
+            keep in 0u32..1 << 27,
+        ) {
+            let mut f = [[0u32; 3]; 9];
+            let mut seen = [[0u32; 3]; 9];
+            for k in 0..27 {
+                f[k / 3][k % 3] = words[k];
+                // Only the words in `keep` are left as they were.
+                seen[k / 3][k % 3] = if keep >> k & 1 == 1 { words[k] } else { words[k] ^ flips[k].max(1) };
+            }
+            proptest::prop_assert_eq!(changed_words(&f, &seen), changed_words_portable(&f, &seen));
+            proptest::prop_assert_eq!(candidate_counts(&f), candidate_counts_portable(&f));
+        }
     }
 
     /// `cargo test --release -- --ignored --nocapture top1465_timing`
