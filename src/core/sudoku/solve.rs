@@ -58,8 +58,8 @@ fn search_from(start: Option<State>, limit: usize) -> Solutions {
         count: 0,
         first: None,
     };
-    if let (true, Some(state)) = (limit > 0, start) {
-        search.run(state, ALL_WORDS);
+    if let (true, Some(mut state)) = (limit > 0, start) {
+        search.run(&mut state, ALL_WORDS);
     }
     Solutions {
         count: search.count,
@@ -729,8 +729,10 @@ struct Search {
 
 impl Search {
     /// Searches from `state`, whose band words in `changed` need an update
-    /// (the others are as their last update left them).
-    fn run(&mut self, mut state: State, changed: u32) {
+    /// (the others are as their last update left them). The state is
+    /// borrowed, not moved: the last branch works on it in place, so a
+    /// node copies the state once per branch but the last.
+    fn run(&mut self, state: &mut State, changed: u32) {
         let mut work = Work {
             seen: state.f,
             pairs: [0; 3],
@@ -759,9 +761,9 @@ impl Search {
                 state.place(d, b, i);
                 return self.run(state, word);
             }
-            let mut next = state;
+            let mut next = *state;
             next.place(d, b, i);
-            self.run(next, word);
+            self.run(&mut next, word);
             if self.count >= self.limit {
                 return;
             }
