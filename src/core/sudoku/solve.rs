@@ -208,13 +208,23 @@ const ALL_WORDS: u32 = (1 << 27) - 1;
 /// For a band: the other two.
 const NEIGHBOURS: [(usize, usize); 3] = [(1, 2), (2, 0), (0, 1)];
 
-/// What a branch copies: 120 bytes, few enough to be copied inline rather
+/// The band words of digit planes (`[d][b]`, as in [`Planes`]) in the
+/// padded form of [`State`]: words 27-31 are 0.
+fn padded(planes: &[[u32; 3]; 9]) -> [u32; 32] {
+    let mut f = [0; 32];
+    f[..27].copy_from_slice(planes.as_flattened());
+    f
+}
+
+/// What a branch copies: 140 bytes, few enough to be copied inline rather
 /// than by a call to memcpy. The bookkeeping of a propagation ([`Work`])
 /// is rebuilt per node instead.
 #[derive(Clone, Copy)]
 struct State {
-    /// `f[d][b]`: where digit d+1 may go in band b (bit `9*row + col`).
-    f: [[u32; 3]; 9],
+    /// `f[3 * d + b]`: where digit d+1 may go in band b (bit `9*row + col`).
+    /// Words 27-31 stay 0: every digit's three words can then be loaded as
+    /// 16 bytes, and a word index masked to 5 bits needs no bounds check.
+    f: [u32; 32],
     /// Cells not yet placed, per band.
     unsolved: [u32; 3],
 }
@@ -223,7 +233,7 @@ struct State {
 /// starts from its parent's fixpoint, where every word is up to date.
 struct Work {
     /// `f` as of its last band update; a difference means "update again".
-    seen: [[u32; 3]; 9],
+    seen: [u32; 32],
     /// Unsolved cells with two candidates, as of the last naked-singles pass.
     pairs: [u32; 3],
 }
@@ -275,7 +285,7 @@ impl State {
             fd[2] &= spread(cols[0] | cols[1]);
         }
         Some(State {
-            f,
+            f: padded(&f),
             unsolved: [BAND & !given[0], BAND & !given[1], BAND & !given[2]],
         })
     }
@@ -293,7 +303,7 @@ impl State {
             *u = twice;
         }
         State {
-            f: planes.0,
+            f: padded(&planes.0),
             unsolved,
         }
     }
@@ -301,7 +311,7 @@ impl State {
     /// The empty grid: every digit possible everywhere.
     fn open() -> State {
         State {
-            f: [[BAND; 3]; 9],
+            f: padded(&[[BAND; 3]; 9]),
             unsolved: [BAND; 3],
         }
     }
@@ -313,9 +323,9 @@ impl State {
         // Most cells of a puzzle are open: only the others cost anything.
         for (cell, m) in cands.iter().enumerate().filter(|(_, m)| **m != Mask::ALL) {
             let out = !(1u32 << (cell % 27));
-            for (d, fd) in state.f.iter_mut().enumerate() {
+            for d in 0..9 {
                 if m.bits() & (1 << d) == 0 {
-                    fd[cell / 27] &= out;
+                    state.f[3 * d + cell / 27] &= out;
                 }
             }
         }
@@ -333,24 +343,25 @@ impl State {
     /// clears its other digits and claims its column in the other bands.
     #[inline(always)]
     fn place(&mut self, d: usize, b: usize, i: u32) {
-        self.f[d][b] &= !BAND_PEERS[i as usize] | 1 << i;
+        self.f[(3 * d + b) & 31] &= !BAND_PEERS[i as usize] | 1 << i;
     }
 
     /// Places a given: everything at once, as no band update has run yet.
     /// `None` when an earlier given already ruled the digit out here.
     fn place_given(&mut self, d: usize, b: usize, i: u32) -> Option<()> {
         let bit = 1u32 << i;
-        if self.f[d][b] & bit == 0 {
+        let k = 3 * d + b;
+        if self.f[k] & bit == 0 {
             return None;
         }
         self.unsolved[b] &= !bit;
-        for fd in &mut self.f {
-            fd[b] &= !bit;
+        for w in self.f.iter_mut().skip(b).step_by(3) {
+            *w &= !bit;
         }
-        self.f[d][b] = (self.f[d][b] & !BAND_PEERS[i as usize]) | bit;
+        self.f[k] = (self.f[k] & !BAND_PEERS[i as usize]) | bit;
         let col = !column(i as usize % 9);
-        self.f[d][(b + 1) % 3] &= col;
-        self.f[d][(b + 2) % 3] &= col;
+        self.f[3 * d + (b + 1) % 3] &= col;
+        self.f[3 * d + (b + 2) % 3] &= col;
         Some(())
     }
 
@@ -359,8 +370,10 @@ impl State {
     #[inline(always)]
     fn update_band(&mut self, work: &mut Work, k: usize) -> bool {
         // From a table rather than a division: this runs a dozen times per node.
-        let [b, k1, k2] = WORDS[k & 31].map(usize::from);
-        let f = self.f.as_flattened_mut();
+        let k = k & 31;
+        let [b, k1, k2] = WORDS[k].map(usize::from);
+        let (b, k1, k2) = (b & 3, k1 & 31, k2 & 31);
+        let f = &mut self.f;
         let mut s = f[k];
         let occupancy = u16::from(SEGMENTS[(s & 0x1ff) as usize])
             | u16::from(SEGMENTS[((s >> 9) & 0x1ff) as usize]) << 3
@@ -380,11 +393,11 @@ impl State {
         // The matching leaves no row empty, so all three rows are tested at once.
         let solved = rows_single(s);
         self.unsolved[b] &= !solved;
-        for fd in &mut self.f {
-            fd[b] &= !solved;
+        for d in 0..9 {
+            self.f[3 * d + b] &= !solved;
         }
-        self.f.as_flattened_mut()[k] = s;
-        work.seen.as_flattened_mut()[k] = s;
+        self.f[k] = s;
+        work.seen[k] = s;
         true
     }
 
@@ -423,7 +436,7 @@ impl State {
             if singles != 0 {
                 placed = true;
                 for d in 0..9 {
-                    let mut at = self.f[d][b] & singles;
+                    let mut at = self.f[3 * d + b] & singles;
                     while at != 0 {
                         self.place(d, b, at.trailing_zeros());
                         at &= at - 1;
@@ -511,8 +524,8 @@ impl State {
         let mut three = None;
         for b in 0..3 {
             let (mut r1, mut r2, mut r3, mut r4) = (0u32, 0u32, 0u32, 0u32);
-            for fd in &self.f {
-                let x = fd[b];
+            for d in 0..9 {
+                let x = self.f[3 * d + b];
                 r4 |= r3 & x;
                 r3 |= r2 & x;
                 r2 |= r1 & x;
@@ -534,70 +547,66 @@ impl State {
     }
 
     fn solution(&self) -> [u8; CELLS] {
-        grid_of(&self.f)
+        let mut planes = [[0; 3]; 9];
+        planes.as_flattened_mut().copy_from_slice(&self.f[..27]);
+        grid_of(&planes)
     }
 }
 
 /// The words of `f` that differ from `seen`, bit `3 * digit + band`. This
 /// runs half a dozen times per node; SSE2 compares four words at once and
-/// one byte mask gathers sixteen results (about 35 instructions; the
+/// one byte mask gathers sixteen results (about 30 instructions; the
 /// compiler's own version of the portable loop takes about 60).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn changed_words(f: &[[u32; 3]; 9], seen: &[[u32; 3]; 9]) -> u32 {
+fn changed_words(f: &[u32; 32], seen: &[u32; 32]) -> u32 {
     // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
     // is always present.
     unsafe { changed_words_sse2(f, seen) }
 }
 
+/// Words `k..k + 4` of `w` in one register.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "sse2")]
-fn changed_words_sse2(f: &[[u32; 3]; 9], seen: &[[u32; 3]; 9]) -> u32 {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_epi8, _mm_packs_epi16,
-        _mm_packs_epi32,
-    };
-    let (f, seen) = (f.as_flattened(), seen.as_flattened());
+fn load4(w: &[u32; 32], k: usize) -> std::arch::x86_64::__m128i {
+    let w = &w[k..k + 4];
+    // SAFETY: the slice holds four u32s, 16 bytes; the load is unaligned.
+    unsafe { std::arch::x86_64::_mm_loadu_si128(w.as_ptr().cast()) }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "sse2")]
+fn changed_words_sse2(f: &[u32; 32], seen: &[u32; 32]) -> u32 {
+    use std::arch::x86_64::{_mm_cmpeq_epi32, _mm_movemask_epi8, _mm_packs_epi16, _mm_packs_epi32};
     // Words k..k+4 of both, compared: all ones where equal.
-    let eq = |k: usize| {
-        let (a, b) = (&f[k..k + 4], &seen[k..k + 4]);
-        // SAFETY: both slices hold four u32s, 16 bytes; the loads are unaligned.
-        unsafe {
-            _mm_cmpeq_epi32(
-                _mm_loadu_si128(a.as_ptr().cast::<__m128i>()),
-                _mm_loadu_si128(b.as_ptr().cast::<__m128i>()),
-            )
-        }
-    };
-    // Words 0-15, then 16-23 and 23-26 (the last load overlaps by one).
+    let eq = |k: usize| _mm_cmpeq_epi32(load4(f, k), load4(seen, k));
+    // Words 0-15, then 16-27 (27 is padding, the same in both).
     let low = _mm_packs_epi16(
         _mm_packs_epi32(eq(0), eq(4)),
         _mm_packs_epi32(eq(8), eq(12)),
     );
-    let last = eq(23);
+    let last = eq(24);
     let high = _mm_packs_epi16(_mm_packs_epi32(eq(16), eq(20)), _mm_packs_epi32(last, last));
-    let (low, high) = (
-        _mm_movemask_epi8(low) as u32 & 0xffff,
-        _mm_movemask_epi8(high) as u32,
-    );
-    let same = low | (high & 0xff) << 16 | (high >> 9 & 7) << 24;
-    !same & ALL_WORDS
+    let low = _mm_movemask_epi8(low) as u32 & 0xffff;
+    let high = _mm_movemask_epi8(high) as u32;
+    !(low | high << 16) & ALL_WORDS
 }
 
 /// The words of `f` that differ from `seen`, bit `3 * digit + band`.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn changed_words(f: &[[u32; 3]; 9], seen: &[[u32; 3]; 9]) -> u32 {
+fn changed_words(f: &[u32; 32], seen: &[u32; 32]) -> u32 {
     changed_words_portable(f, seen)
 }
 
 /// [`changed_words`] for any target (on x86_64 only the tests use it).
 #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 #[inline(always)]
-fn changed_words_portable(f: &[[u32; 3]; 9], seen: &[[u32; 3]; 9]) -> u32 {
+fn changed_words_portable(f: &[u32; 32], seen: &[u32; 32]) -> u32 {
     let mut m = 0;
-    for (k, (f, seen)) in f.as_flattened().iter().zip(seen.as_flattened()).enumerate() {
+    for (k, (f, seen)) in f.iter().zip(seen).take(27).enumerate() {
         m |= u32::from(f != seen) << k;
     }
     m
@@ -609,7 +618,7 @@ fn changed_words_portable(f: &[[u32; 3]; 9], seen: &[[u32; 3]; 9]) -> u32 {
 /// node.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn candidate_counts(f: &[[u32; 3]; 9]) -> [[u32; 3]; 3] {
+fn candidate_counts(f: &[u32; 32]) -> [[u32; 3]; 3] {
     // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
     // is always present.
     unsafe { candidate_counts_sse2(f) }
@@ -618,17 +627,10 @@ fn candidate_counts(f: &[[u32; 3]; 9]) -> [[u32; 3]; 3] {
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "sse2")]
-fn candidate_counts_sse2(f: &[[u32; 3]; 9]) -> [[u32; 3]; 3] {
+fn candidate_counts_sse2(f: &[u32; 32]) -> [[u32; 3]; 3] {
     use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_cvtsi128_si32, _mm_loadu_si128, _mm_or_si128,
-        _mm_setzero_si128, _mm_shuffle_epi32, _mm_srli_si128,
-    };
-    let words = f.as_flattened();
-    // Words k..k+4: a digit's three bands and one word of no interest.
-    let load = |k: usize| {
-        let w = &words[k..k + 4];
-        // SAFETY: the slice holds four u32s, 16 bytes; the load is unaligned.
-        unsafe { _mm_loadu_si128(w.as_ptr().cast::<__m128i>()) }
+        __m128i, _mm_and_si128, _mm_cvtsi128_si32, _mm_or_si128, _mm_setzero_si128,
+        _mm_shuffle_epi32,
     };
     let (mut r1, mut r2, mut r3) = (
         _mm_setzero_si128(),
@@ -636,12 +638,8 @@ fn candidate_counts_sse2(f: &[[u32; 3]; 9]) -> [[u32; 3]; 3] {
         _mm_setzero_si128(),
     );
     for d in 0..9 {
-        // The last digit's words end the array: load one word early and shift.
-        let x = if d < 8 {
-            load(3 * d)
-        } else {
-            _mm_srli_si128::<4>(load(23))
-        };
+        // A digit's three bands and one word of no interest.
+        let x = load4(f, 3 * d);
         r3 = _mm_or_si128(r3, _mm_and_si128(r2, x));
         r2 = _mm_or_si128(r2, _mm_and_si128(r1, x));
         r1 = _mm_or_si128(r1, x);
@@ -659,20 +657,21 @@ fn candidate_counts_sse2(f: &[[u32; 3]; 9]) -> [[u32; 3]; 3] {
 /// Per band, the cells with at least one, two and three candidates.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn candidate_counts(f: &[[u32; 3]; 9]) -> [[u32; 3]; 3] {
+fn candidate_counts(f: &[u32; 32]) -> [[u32; 3]; 3] {
     candidate_counts_portable(f)
 }
 
 /// [`candidate_counts`] for any target (on x86_64 only the tests use it).
 #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 #[inline(always)]
-fn candidate_counts_portable(f: &[[u32; 3]; 9]) -> [[u32; 3]; 3] {
+fn candidate_counts_portable(f: &[u32; 32]) -> [[u32; 3]; 3] {
     let (mut r1, mut r2, mut r3) = ([0u32; 3], [0u32; 3], [0u32; 3]);
-    for fd in f {
+    for d in 0..9 {
         for b in 0..3 {
-            r3[b] |= r2[b] & fd[b];
-            r2[b] |= r1[b] & fd[b];
-            r1[b] |= fd[b];
+            let x = f[3 * d + b];
+            r3[b] |= r2[b] & x;
+            r2[b] |= r1[b] & x;
+            r1[b] |= x;
         }
     }
     [r1, r2, r3]
@@ -684,7 +683,7 @@ fn candidate_counts_portable(f: &[[u32; 3]; 9]) -> [[u32; 3]; 3] {
 /// table in the tests.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn claim_columns(f: &mut [[u32; 3]; 9], words: u32) -> Option<bool> {
+fn claim_columns(f: &mut [u32; 32], words: u32) -> Option<bool> {
     // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
     // is always present.
     unsafe { claim_columns_sse2(f, words) }
@@ -693,14 +692,12 @@ fn claim_columns(f: &mut [[u32; 3]; 9], words: u32) -> Option<bool> {
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "sse2")]
-fn claim_columns_sse2(f: &mut [[u32; 3]; 9], mut words: u32) -> Option<bool> {
+fn claim_columns_sse2(f: &mut [u32; 32], mut words: u32) -> Option<bool> {
     use std::arch::x86_64::{
         __m128i, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi32, _mm_cvtsi128_si32,
-        _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128, _mm_set_epi32, _mm_set1_epi32,
-        _mm_setzero_si128, _mm_shuffle_epi32, _mm_slli_epi32, _mm_slli_si128, _mm_srli_epi32,
-        _mm_srli_si128, _mm_storeu_si128, _mm_xor_si128,
+        _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi32, _mm_setzero_si128, _mm_shuffle_epi32,
+        _mm_slli_epi32, _mm_srli_epi32, _mm_storeu_si128, _mm_xor_si128,
     };
-    let f = f.as_flattened_mut();
     let nine = _mm_set1_epi32(0x1ff);
     let box_low = _mm_set1_epi32(0o111);
     let (mut changed, mut covered) = (_mm_setzero_si128(), nine);
@@ -710,17 +707,9 @@ fn claim_columns_sse2(f: &mut [[u32; 3]; 9], mut words: u32) -> Option<bool> {
         words &= !(7 << (3 * d));
         // The digit's three band words in lanes 0-2. Lane 3 is the next
         // word, which comes out as it went in (no column is claimed there,
-        // since its lanes all agree), so the whole vector can be stored;
-        // the last digit's words end the array and are loaded one early.
-        let at = if d < 8 { 3 * d } else { 23 };
-        let chunk = &mut f[at..at + 4];
-        // SAFETY: the slice holds four u32s, 16 bytes; the load is unaligned.
-        let loaded = unsafe { _mm_loadu_si128(chunk.as_ptr().cast::<__m128i>()) };
-        let x = if d < 8 {
-            loaded
-        } else {
-            _mm_srli_si128::<4>(loaded)
-        };
+        // since its lanes all agree), so the whole vector can be stored.
+        let at = (3 * d) & 31;
+        let x = load4(f, at);
         let c = _mm_and_si128(
             _mm_or_si128(
                 x,
@@ -756,15 +745,9 @@ fn claim_columns_sse2(f: &mut [[u32; 3]; 9], mut words: u32) -> Option<bool> {
         );
         let w = _mm_and_si128(x, keep);
         changed = _mm_or_si128(changed, _mm_xor_si128(w, x));
-        let out = if d < 8 {
-            w
-        } else {
-            // Word 23 back in lane 0.
-            let first = _mm_and_si128(loaded, _mm_set_epi32(0, 0, 0, -1));
-            _mm_or_si128(_mm_slli_si128::<4>(w), first)
-        };
-        // SAFETY: as for the load.
-        unsafe { _mm_storeu_si128(chunk.as_mut_ptr().cast::<__m128i>(), out) };
+        let chunk = &mut f[at..at + 4];
+        // SAFETY: the slice holds four u32s, 16 bytes; the store is unaligned.
+        unsafe { _mm_storeu_si128(chunk.as_mut_ptr().cast::<__m128i>(), w) };
     }
     if _mm_cvtsi128_si32(covered) != 0x1ff {
         return None;
@@ -776,20 +759,21 @@ fn claim_columns_sse2(f: &mut [[u32; 3]; 9], mut words: u32) -> Option<bool> {
 /// Column-box claiming for the digits with a word in `words`.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline(always)]
-fn claim_columns(f: &mut [[u32; 3]; 9], words: u32) -> Option<bool> {
+fn claim_columns(f: &mut [u32; 32], words: u32) -> Option<bool> {
     claim_columns_portable(f, words)
 }
 
 /// [`claim_columns`] for any target (on x86_64 only the tests use it).
 #[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
 #[inline(always)]
-fn claim_columns_portable(f: &mut [[u32; 3]; 9], mut words: u32) -> Option<bool> {
+fn claim_columns_portable(f: &mut [u32; 32], mut words: u32) -> Option<bool> {
     let (mut changed, mut covered) = (0, 0x1ff);
     while words != 0 {
         // k / 3 for k < 27, without a division.
         let d = ((words.trailing_zeros() * 11) >> 5) as usize;
         words &= !(7 << (3 * d));
-        let fd = &mut f[d % 9];
+        let at = (3 * d) & 31;
+        let fd = [f[at], f[(at + 1) & 31], f[(at + 2) & 31]];
         let c0 = (fd[0] | fd[0] >> 9 | fd[0] >> 18) & 0x1ff;
         let c1 = (fd[1] | fd[1] >> 9 | fd[1] >> 18) & 0x1ff;
         let c2 = (fd[2] | fd[2] >> 9 | fd[2] >> 18) & 0x1ff;
@@ -801,7 +785,9 @@ fn claim_columns_portable(f: &mut [[u32; 3]; 9], mut words: u32) -> Option<bool>
         let w1 = fd[1] & CLAIMED[(c1 & !shared) as usize];
         let w2 = fd[2] & CLAIMED[(c2 & !shared) as usize];
         changed |= (w0 ^ fd[0]) | (w1 ^ fd[1]) | (w2 ^ fd[2]);
-        *fd = [w0, w1, w2];
+        f[at] = w0;
+        f[(at + 1) & 31] = w1;
+        f[(at + 2) & 31] = w2;
     }
     if covered != 0x1ff {
         return None;
@@ -858,7 +844,7 @@ impl Search {
         }
         let (b, i) = state.pick_cell(work.pairs);
         let mut digits = (0..9)
-            .filter(|&d| state.f[d][b] & (1 << i) != 0)
+            .filter(|&d| state.f[3 * d + b] & (1 << i) != 0)
             .fold(0u32, |m, d| m | 1 << d);
         while digits != 0 {
             let d = digits.trailing_zeros() as usize;
@@ -1026,15 +1012,15 @@ mod tests {
             let rest = !v & 0x1ff;
             let shared = rest | rest << 9 | rest << 18;
             for d in [0, 4, 8] {
-                let mut f = [[BAND; 3]; 9];
-                f[d] = [BAND, shared, shared];
+                let mut f = padded(&[[BAND; 3]; 9]);
+                f[3 * d..3 * d + 3].copy_from_slice(&[BAND, shared, shared]);
                 let mut g = f;
                 assert_eq!(
                     claim_columns(&mut f, 7 << (3 * d)),
                     claim_columns_portable(&mut g, 7 << (3 * d))
                 );
                 assert_eq!(f, g, "{v:#o}");
-                assert_eq!(f[d][0], CLAIMED[v as usize], "{v:#o}");
+                assert_eq!(f[3 * d], CLAIMED[v as usize], "{v:#o}");
             }
         }
     }
@@ -1046,17 +1032,17 @@ mod tests {
             flips in proptest::collection::vec(0u32..1 << 27, 27),
             keep in 0u32..1 << 27,
         ) {
-            let mut f = [[0u32; 3]; 9];
-            let mut seen = [[0u32; 3]; 9];
+            let mut f = [0u32; 32];
+            let mut seen = [0u32; 32];
             for k in 0..27 {
-                f[k / 3][k % 3] = words[k];
+                f[k] = words[k];
                 // Only the words in `keep` are left as they were.
-                seen[k / 3][k % 3] = if keep >> k & 1 == 1 { words[k] } else { words[k] ^ flips[k].max(1) };
+                seen[k] = if keep >> k & 1 == 1 { words[k] } else { words[k] ^ flips[k].max(1) };
             }
             proptest::prop_assert_eq!(changed_words(&f, &seen), changed_words_portable(&f, &seen));
             proptest::prop_assert_eq!(candidate_counts(&f), candidate_counts_portable(&f));
             // Claiming on sparse words too, where it has something to do.
-            for g in [f, f.map(|w| w.map(|x| x & x >> 1 & x >> 2))] {
+            for g in [f, f.map(|x| x & x >> 1 & x >> 2)] {
                 let (mut a, mut b) = (g, g);
                 proptest::prop_assert_eq!(claim_columns(&mut a, keep), claim_columns_portable(&mut b, keep));
                 proptest::prop_assert_eq!(a, b);
