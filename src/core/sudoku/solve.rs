@@ -1063,6 +1063,9 @@ mod tests {
             }
             proptest::prop_assert_eq!(changed_words(&f, &seen), changed_words_portable(&f, &seen));
             proptest::prop_assert_eq!(candidate_counts(&f), candidate_counts_portable(&f));
+            // Sparse words, like real two-candidate cells.
+            let pairs = [f[0] & f[1] & f[2], f[3] & f[4] & f[5], f[6] & f[7] & f[8]];
+            proptest::prop_assert_eq!(State::pick_pair(pairs), State::pick_pair_any(pairs));
             // Claiming on sparse words too, where it has something to do.
             for g in [f, f.map(|x| x & x >> 1 & x >> 2)] {
                 let (mut a, mut b) = (g, g);
