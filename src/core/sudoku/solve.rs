@@ -427,24 +427,44 @@ impl State {
         if (u[0] & !r1[0]) | (u[1] & !r1[1]) | (u[2] & !r1[2]) != 0 {
             return None;
         }
-        let mut placed = false;
+        let singles = [u[0] & !r2[0], u[1] & !r2[1], u[2] & !r2[2]];
         for b in 0..3 {
             work.pairs[b] = u[b] & r2[b] & !r3[b];
-            // Each single's digit is found by one AND per digit for all of
-            // them, not a search per cell.
-            let singles = u[b] & !r2[b];
-            if singles != 0 {
-                placed = true;
-                for d in 0..9 {
-                    let mut at = self.f[3 * d + b] & singles;
-                    while at != 0 {
-                        self.place(d, b, at.trailing_zeros());
-                        at &= at - 1;
-                    }
-                }
-            }
         }
-        Some(placed)
+        // All singles in one word (band b at bit 32 * b): one loop with one
+        // hard-to-predict exit, rather than a test per band and per digit.
+        let mut at =
+            u128::from(singles[0]) | u128::from(singles[1]) << 32 | u128::from(singles[2]) << 64;
+        if at == 0 {
+            return Some(false);
+        }
+        // The bits of each cell's digit value, as band words (a single has
+        // one digit, so the OR of the digits with a bit set is that bit).
+        // Taken before any placing, as placing one single cannot remove
+        // another's digit unless the two clash (and then both are placed
+        // and the clash found by the next pass, in any order).
+        let f = &self.f;
+        let value = |b: usize| {
+            [
+                f[b] | f[6 + b] | f[12 + b] | f[18 + b] | f[24 + b],
+                f[3 + b] | f[6 + b] | f[15 + b] | f[18 + b],
+                f[9 + b] | f[12 + b] | f[15 + b] | f[18 + b],
+                f[21 + b] | f[24 + b],
+            ]
+        };
+        let values = [value(0), value(1), value(2)];
+        while at != 0 {
+            let i = at.trailing_zeros();
+            at &= at - 1;
+            let (b, j) = ((i >> 5) as usize % 3, i & 31);
+            let v = values[b];
+            let digit = (v[0] >> j & 1)
+                | (v[1] >> j & 1) << 1
+                | (v[2] >> j & 1) << 2
+                | (v[3] >> j & 1) << 3;
+            self.place((digit as usize).wrapping_sub(1) & 15, b, j);
+        }
+        Some(true)
     }
 
     /// Runs band updates and naked singles to a fixpoint, starting with the
