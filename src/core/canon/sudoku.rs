@@ -475,9 +475,20 @@ impl RowSearch<'_> {
             }
             // Only the clue columns whose digit gets the least label: a digit
             // already labelled keeps its label, a new one takes the next.
+            let mut cols = (unplaced & clues) << stack;
+            if cols.is_power_of_two() {
+                // One clue column left, the common case: no choice to make.
+                let c = cols.trailing_zeros() as usize;
+                w.node.place_col(j, c, self.row.digits[c & 15]);
+                w.out |= u64::from(w.node.label(self.row.digits[c & 15])) << shift(j);
+                j += 1;
+                if !self.promising(w.out, j) {
+                    return;
+                }
+                continue;
+            }
             let mut least = u8::MAX;
             let mut best_cols = 0u16;
-            let mut cols = (unplaced & clues) << stack;
             while cols != 0 {
                 let c = cols.trailing_zeros() as usize;
                 cols &= cols - 1;
