@@ -388,10 +388,25 @@ impl RowSearch<'_> {
                 }
                 let digit = self.row.digits[usize::from(fixed) & 15];
                 w.out |= u64::from(w.node.relabel(digit)) << shift(j);
-                if !self.promising(w.out, j + 1) {
+                j += 1;
+                let bound = self.best & PREFIX[j & 15];
+                if w.out > bound {
                     return;
                 }
-                j += 1;
+                if w.out < bound {
+                    // Already below the best, and `best` cannot change
+                    // within this run: the rest of it needs no check.
+                    while j < 9 {
+                        let fixed = w.node.col_of[j];
+                        if fixed == FREE {
+                            break;
+                        }
+                        let digit = self.row.digits[usize::from(fixed) & 15];
+                        w.out |= u64::from(w.node.relabel(digit)) << shift(j);
+                        j += 1;
+                    }
+                    break;
+                }
             }
             if j >= 9 {
                 match w.out.cmp(&self.best) {
@@ -460,9 +475,20 @@ impl RowSearch<'_> {
             }
             // Only the clue columns whose digit gets the least label: a digit
             // already labelled keeps its label, a new one takes the next.
+            let mut cols = (unplaced & clues) << stack;
+            if cols.is_power_of_two() {
+                // One clue column left, the common case: no choice to make.
+                let c = cols.trailing_zeros() as usize;
+                w.node.place_col(j, c, self.row.digits[c & 15]);
+                w.out |= u64::from(w.node.label(self.row.digits[c & 15])) << shift(j);
+                j += 1;
+                if !self.promising(w.out, j) {
+                    return;
+                }
+                continue;
+            }
             let mut least = u8::MAX;
             let mut best_cols = 0u16;
-            let mut cols = (unplaced & clues) << stack;
             while cols != 0 {
                 let c = cols.trailing_zeros() as usize;
                 cols &= cols - 1;
@@ -516,11 +542,22 @@ impl RowSearch<'_> {
             // relabelling, laid out without the branching machinery. Same
             // cut as `place`: stop once the prefix exceeds the best.
             let mut out = 0u64;
-            for j in 0..9 {
+            let mut j = 0;
+            while j < 9 {
                 let digit = self.row.digits[usize::from(start.col_of[j]) & 15];
                 out |= u64::from(start.relabel(digit)) << shift(j);
-                if !self.promising(out, j + 1) {
+                j += 1;
+                let bound = self.best & PREFIX[j & 15];
+                if out > bound {
                     return;
+                }
+                if out < bound {
+                    // Below the best already: the rest needs no check.
+                    for j in j..9 {
+                        let digit = self.row.digits[usize::from(start.col_of[j]) & 15];
+                        out |= u64::from(start.relabel(digit)) << shift(j);
+                    }
+                    break;
                 }
             }
             match out.cmp(&self.best) {
