@@ -495,60 +495,174 @@ impl Legacy {
     /// detailed parse and `validate` then name the error; this pass only
     /// has to agree with them on which strings they accept.
     pub(super) fn read(s: &[u8; CELLS]) -> Option<Legacy> {
-        let mut out = Legacy {
-            planes: Planes([[BAND; 3]; 9]),
-            placed: [0; 3],
-            digits: [0; CELLS],
-            given: [false; CELLS],
-            clues: 0,
-        };
+        let Scan {
+            digits,
+            given,
+            placed,
+        } = scan(s)?;
+        let mut planes = Planes([[BAND; 3]; 9]);
         // Per digit and band, its given cells.
         let mut own = [[0u32; 3]; 9];
-        out.band::<0>(s, &mut own)?;
-        out.band::<1>(s, &mut own)?;
-        out.band::<2>(s, &mut own)?;
+        Self::band::<0>(&digits, placed[0], &mut planes, &mut own)?;
+        Self::band::<1>(&digits, placed[1], &mut planes, &mut own)?;
+        Self::band::<2>(&digits, placed[2], &mut planes, &mut own)?;
         // A given cell holds its own digit only.
-        for (plane, own) in out.planes.0.iter_mut().zip(&own) {
+        for (plane, own) in planes.0.iter_mut().zip(&own) {
             for b in 0..3 {
-                plane[b] = (plane[b] & !out.placed[b]) | own[b];
+                plane[b] = (plane[b] & !placed[b]) | own[b];
             }
         }
-        Some(out)
+        Some(Legacy {
+            planes,
+            placed,
+            digits,
+            given,
+            clues: placed.iter().map(|w| w.count_ones()).sum(),
+        })
     }
 
-    /// The 27 cells of band `B`. A given's digit plane loses the given's
-    /// row, box and column, so a second given of that digit among its peers
-    /// finds its own bit already gone: that is the duplicate check.
+    /// The given cells `at` of band `B`. A given's digit plane loses the
+    /// given's row, box and column, so a second given of that digit among
+    /// its peers finds its own bit already gone: that is the duplicate check.
     #[inline(always)]
-    fn band<const B: usize>(&mut self, s: &[u8; CELLS], own: &mut [[u32; 3]; 9]) -> Option<()> {
-        let range = 27 * B..27 * B + 27;
-        let cells = s.get(range.clone())?;
-        let digits = self.digits.get_mut(range.clone())?;
-        let given = self.given.get_mut(range)?;
-        for (j, ((&c, digit), given)) in cells.iter().zip(digits).zip(given).enumerate() {
-            let d = usize::from(c.wrapping_sub(b'1'));
-            if d < 9 {
-                let bit = 1u32 << j;
-                let plane = &mut self.planes.0[d];
-                if plane[B] & bit == 0 {
-                    return None;
-                }
-                plane[B] &= PEERS_OUT[j];
-                plane[(B + 1) % 3] &= COLUMN_OUT[j];
-                plane[(B + 2) % 3] &= COLUMN_OUT[j];
-                own[d][B] |= bit;
-                self.placed[B] |= bit;
-                self.clues += 1;
-                *digit = c;
-                *given = true;
-            } else if c == b'0' || c == b'.' {
-                *digit = b'0';
-            } else {
+    fn band<const B: usize>(
+        digits: &[u8; CELLS],
+        mut at: u32,
+        planes: &mut Planes,
+        own: &mut [[u32; 3]; 9],
+    ) -> Option<()> {
+        while at != 0 {
+            let j = at.trailing_zeros() as usize % 32;
+            at &= at - 1;
+            let d = usize::from(digits.get(27 * B + j)?.wrapping_sub(b'1'));
+            let bit = 1u32 << j;
+            let plane = planes.0.get_mut(d)?;
+            if plane[B] & bit == 0 {
                 return None;
             }
+            plane[B] &= PEERS_OUT[j];
+            plane[(B + 1) % 3] &= COLUMN_OUT[j];
+            plane[(B + 2) % 3] &= COLUMN_OUT[j];
+            own[d][B] |= bit;
         }
         Some(())
     }
+}
+
+/// A legacy line sorted out cell by cell.
+#[derive(Debug, PartialEq, Eq)]
+struct Scan {
+    /// The line with `.` written `0`.
+    digits: [u8; CELLS],
+    /// The cells holding `1`-`9`.
+    given: [bool; CELLS],
+    /// The same, as band words.
+    placed: [u32; 3],
+}
+
+/// The line's cells, `None` when a byte is none of `0`-`9` and `.`.
+/// SSE2 sorts sixteen bytes at once.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn scan(s: &[u8; CELLS]) -> Option<Scan> {
+    // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
+    // is always present.
+    unsafe { scan_sse2(s) }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "sse2")]
+fn scan_sse2(s: &[u8; CELLS]) -> Option<Scan> {
+    use std::arch::x86_64::{
+        __m128i, _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8,
+        _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_storeu_si128, _mm_sub_epi8,
+    };
+    let mut digits = [0u8; CELLS];
+    let mut given = [0u8; CELLS];
+    // Cells 0-63 and 64-79 as bits.
+    let (mut low, mut high) = (0u64, 0u64);
+    let mut ok = 0xffff;
+    for c in 0..5 {
+        let range = 16 * c..16 * c + 16;
+        let bytes = &s[range.clone()];
+        // SAFETY: the slice holds 16 bytes; the load is unaligned.
+        let v = unsafe { _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>()) };
+        // A byte is in a range when its offset from the start, unsigned,
+        // is not above the range's width.
+        let in_range = |from: u8, width: u8| {
+            let x = _mm_sub_epi8(v, _mm_set1_epi8(from as i8));
+            _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(width as i8)), x)
+        };
+        let dot = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'.' as i8));
+        let digit = in_range(b'1', 8);
+        ok &= _mm_movemask_epi8(_mm_or_si128(in_range(b'0', 9), dot));
+        let bits = u64::from(_mm_movemask_epi8(digit) as u16);
+        if c < 4 {
+            low |= bits << (16 * c);
+        } else {
+            high = bits;
+        }
+        let out = &mut digits[range.clone()];
+        let written = _mm_add_epi8(v, _mm_and_si128(dot, _mm_set1_epi8(2)));
+        // SAFETY: the slice holds 16 bytes; the store is unaligned.
+        unsafe { _mm_storeu_si128(out.as_mut_ptr().cast::<__m128i>(), written) };
+        let flags = &mut given[range];
+        let ones = _mm_and_si128(digit, _mm_set1_epi8(1));
+        // SAFETY: as above.
+        unsafe { _mm_storeu_si128(flags.as_mut_ptr().cast::<__m128i>(), ones) };
+    }
+    let last = s[80];
+    let lone = match last {
+        b'1'..=b'9' => 1u64,
+        b'0' | b'.' => 0,
+        _ => return None,
+    };
+    if ok != 0xffff {
+        return None;
+    }
+    digits[80] = if last == b'.' { b'0' } else { last };
+    given[80] = lone as u8;
+    high |= lone << 16;
+    Some(Scan {
+        digits,
+        given: given.map(|g| g != 0),
+        placed: [
+            low as u32 & BAND,
+            (low >> 27) as u32 & BAND,
+            (low >> 54 | high << 10) as u32 & BAND,
+        ],
+    })
+}
+
+/// The line's cells, `None` when a byte is none of `0`-`9` and `.`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn scan(s: &[u8; CELLS]) -> Option<Scan> {
+    scan_portable(s)
+}
+
+/// [`scan`] for any target (on x86_64 only the tests use it).
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+#[inline(always)]
+fn scan_portable(s: &[u8; CELLS]) -> Option<Scan> {
+    let mut out = Scan {
+        digits: [0; CELLS],
+        given: [false; CELLS],
+        placed: [0; 3],
+    };
+    for (i, &c) in s.iter().enumerate() {
+        match c {
+            b'1'..=b'9' => {
+                out.digits[i] = c;
+                out.given[i] = true;
+                out.placed[i / 27 % 3] |= 1 << (i % 27);
+            }
+            b'0' | b'.' => out.digits[i] = b'0',
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 /// The rules applied in the order FORMATS.md gives them; slow, but its
@@ -786,6 +900,17 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn the_line_scan_agrees_with_the_portable_loop(
+            line in proptest::collection::vec(
+                prop_oneof![8 => b'0'..=b'9', 1 => Just(b'.'), 1 => any::<u8>()],
+                CELLS
+            )
+        ) {
+            let s: [u8; CELLS] = std::array::from_fn(|i| line[i]);
+            prop_assert_eq!(scan(&s), scan_portable(&s));
+        }
+
         #[test]
         fn the_band_counts_agree_with_the_portable_loop(
             words in proptest::collection::vec(0u32..=BAND, 27)
