@@ -13,7 +13,17 @@
 //! masks; naked singles come from counting a cell's bit across the nine
 //! planes; hidden singles from one look at each row, box and column word of
 //! a plane, and only for planes that changed since their last look. No
-//! locked candidates: those are the solver's business. No parsing, no search.
+//! locked candidates: those are the solver's business. No parsing, no search
+//! beyond [`Legacy::read`], which sorts an 81-byte line straight into placed
+//! planes for `analyse`.
+//!
+//! As in the solver, the hot loops use SSE2 on x86_64, where it is the
+//! baseline: the candidate counts of a deduce round, a plane's hidden
+//! singles (three bands in three lanes) and the sorting of a legacy line,
+//! sixteen bytes at a time. Other targets get the portable forms, which the
+//! tests hold the SSE2 ones to. The only unsafe code is in those helpers
+//! (calling them, and their unaligned 16-byte loads and stores of in-bounds
+//! slices).
 
 use std::fmt;
 
@@ -261,27 +271,27 @@ impl Planes {
         Some(super::solve::grid_of(&self.0))
     }
 
-    /// Deduce in band `B`: every cell newly left with one candidate (not
+    /// Deduce in all bands: every cell newly left with one candidate (not
     /// in `done`) clears its digit's row, box and column. `None` when a
-    /// cell has no candidate, else whether anything was placed. The band
-    /// is a const so the other two are known at compile time.
+    /// cell has no candidate, else whether anything was placed.
     #[inline(always)]
-    fn deduce_band<const B: usize>(&mut self, done: &mut u32) -> Option<bool> {
-        let (mut once, mut twice) = (0u32, 0u32);
-        for plane in &self.0 {
-            twice |= once & plane[B];
-            once |= plane[B];
-        }
-        if once != BAND {
+    fn deduce(&mut self, done: &mut [u32; 3]) -> Option<bool> {
+        let (once, twice) = once_twice(&self.0);
+        if once != [BAND; 3] {
             return None;
         }
-        let new = once & !twice & !*done;
-        if new == 0 {
+        let new: [u32; 3] = std::array::from_fn(|b| once[b] & !twice[b] & !done[b]);
+        if new == [0; 3] {
             return Some(false);
         }
-        *done |= new;
+        for b in 0..3 {
+            done[b] |= new[b];
+        }
         for d in 0..9 {
-            self.place::<B>(d, self.0[d][B] & new);
+            let at = self.0[d];
+            self.place::<0>(d, at[0] & new[0]);
+            self.place::<1>(d, at[1] & new[1]);
+            self.place::<2>(d, at[2] & new[2]);
         }
         Some(true)
     }
@@ -316,38 +326,145 @@ impl Planes {
     /// rather than an `Option`, which cost branches on every call.
     #[inline(always)]
     fn hidden_singles(plane: &[u32; 3]) -> ([u32; 3], bool) {
-        // Fold each band's three rows into which columns hold the digit
-        // once or more (`once`) and twice or more (`twice`): a box is a
-        // three-column segment of that fold, a column spans the three folds.
-        let mut once = [0u32; 3];
-        let mut twice = [0u32; 3];
-        let mut rows = [0u32; 3];
-        let mut dead = false;
-        for b in 0..3 {
-            let w = plane[b];
-            let (r0, r1, r2) = (w & 0x1ff, (w >> 9) & 0x1ff, w >> 18);
-            dead |= rows_nonempty(w) != ROW_HIGH;
-            once[b] = r0 | r1 | r2;
-            twice[b] = (r0 & r1) | ((r0 | r1) & r2);
-            rows[b] = rows_single(w);
-        }
-        let [o0, o1, o2] = once;
-        let all = o0 | o1 | o2;
-        let many = twice[0] | twice[1] | twice[2] | (o0 & o1) | ((o0 | o1) & o2);
-        dead |= all != 0x1ff;
-        let columns = all & !many;
-        let mut out = [0u32; 3];
-        for b in 0..3 {
-            let lone = LONE_IN_BOX[once[b] as usize];
-            dead |= lone == NO_BOX;
-            // The sentinel bit is dropped: on a dead board `out` is unused,
-            // but must not overflow the multiplication below.
-            let boxes = u32::from(lone) & !twice[b] & 0x1ff;
-            out[b] = rows[b] | plane[b] & ((columns | boxes) * (1 | 1 << 9 | 1 << 18));
-        }
-        (out, dead)
+        hidden_singles(plane)
     }
+}
 
+/// [`Planes::hidden_singles`]: the three bands in SSE2 lanes on x86_64,
+/// where the scalar form is most of a kaggle puzzle's fixpoint.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn hidden_singles(plane: &[u32; 3]) -> ([u32; 3], bool) {
+    // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
+    // is always present.
+    unsafe { hidden_singles_sse2(plane) }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn hidden_singles(plane: &[u32; 3]) -> ([u32; 3], bool) {
+    hidden_singles_portable(plane)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "sse2")]
+fn hidden_singles_sse2(plane: &[u32; 3]) -> ([u32; 3], bool) {
+    use std::arch::x86_64::{
+        __m128i, _mm_add_epi32, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi32,
+        _mm_cvtsi128_si32, _mm_movemask_epi8, _mm_or_si128, _mm_set_epi32, _mm_set1_epi32,
+        _mm_shuffle_epi32, _mm_slli_epi32, _mm_srli_epi32, _mm_sub_epi32,
+    };
+    let k = |x: u32| _mm_set1_epi32(x as i32);
+    let (and, or, andnot) = (_mm_and_si128, _mm_or_si128, _mm_andnot_si128);
+    let w = _mm_set_epi32(0, plane[2] as i32, plane[1] as i32, plane[0] as i32);
+    // rows_nonempty, rows_single and the spread of a row's bit 8 to the
+    // whole row (h - h/256 fills bits 0-7 without a multiplication).
+    let nonempty = |w: __m128i| {
+        and(
+            or(_mm_add_epi32(and(w, k(ROW_REST)), k(ROW_REST)), w),
+            k(ROW_HIGH),
+        )
+    };
+    let spread = |h: __m128i| or(h, _mm_sub_epi32(h, _mm_srli_epi32::<8>(h)));
+    let many_rows = nonempty(and(w, _mm_sub_epi32(w, k(ROW_LOW))));
+    let rows = andnot(spread(many_rows), w);
+    let r0 = and(w, k(0x1ff));
+    let r1 = and(_mm_srli_epi32::<9>(w), k(0x1ff));
+    let r2 = _mm_srli_epi32::<18>(w);
+    let once = or(or(r0, r1), r2);
+    let twice = or(and(r0, r1), and(or(r0, r1), r2));
+    // The other two bands' folds in each band's lane.
+    let o1 = _mm_shuffle_epi32::<0b11_00_10_01>(once);
+    let o2 = _mm_shuffle_epi32::<0b11_01_00_10>(once);
+    let t1 = _mm_shuffle_epi32::<0b11_00_10_01>(twice);
+    let t2 = _mm_shuffle_epi32::<0b11_01_00_10>(twice);
+    let all = or(or(once, o1), o2);
+    let many = or(
+        or(or(twice, t1), t2),
+        or(and(once, o1), and(or(once, o1), o2)),
+    );
+    let columns = andnot(many, all);
+    // Per box (three-bit segment of a fold): the bit when it is the only
+    // one, and whether the segment is empty.
+    let near = or(
+        or(
+            and(_mm_srli_epi32::<1>(once), k(0o333)),
+            and(_mm_slli_epi32::<1>(once), k(0o666)),
+        ),
+        or(
+            and(_mm_srli_epi32::<2>(once), k(0o111)),
+            and(_mm_slli_epi32::<2>(once), k(0o444)),
+        ),
+    );
+    let lone = andnot(near, once);
+    let boxes_seen = and(
+        or(
+            or(once, _mm_srli_epi32::<1>(once)),
+            _mm_srli_epi32::<2>(once),
+        ),
+        k(0o111),
+    );
+    let boxes = andnot(twice, lone);
+    let keep = or(columns, boxes);
+    let keep = or(
+        or(keep, _mm_slli_epi32::<9>(keep)),
+        _mm_slli_epi32::<18>(keep),
+    );
+    let out = or(rows, and(w, keep));
+    let fine = and(
+        and(
+            _mm_cmpeq_epi32(nonempty(w), k(ROW_HIGH)),
+            _mm_cmpeq_epi32(all, k(0x1ff)),
+        ),
+        _mm_cmpeq_epi32(boxes_seen, k(0o111)),
+    );
+    let dead = _mm_movemask_epi8(fine) & 0xfff != 0xfff;
+    let lanes = [
+        _mm_cvtsi128_si32(out) as u32,
+        _mm_cvtsi128_si32(_mm_shuffle_epi32::<1>(out)) as u32,
+        _mm_cvtsi128_si32(_mm_shuffle_epi32::<2>(out)) as u32,
+    ];
+    (lanes, dead)
+}
+
+/// [`hidden_singles`] for any target (on x86_64 only the tests use it).
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+#[inline(always)]
+fn hidden_singles_portable(plane: &[u32; 3]) -> ([u32; 3], bool) {
+    // Fold each band's three rows into which columns hold the digit
+    // once or more (`once`) and twice or more (`twice`): a box is a
+    // three-column segment of that fold, a column spans the three folds.
+    let mut once = [0u32; 3];
+    let mut twice = [0u32; 3];
+    let mut rows = [0u32; 3];
+    let mut dead = false;
+    for b in 0..3 {
+        let w = plane[b];
+        let (r0, r1, r2) = (w & 0x1ff, (w >> 9) & 0x1ff, w >> 18);
+        dead |= rows_nonempty(w) != ROW_HIGH;
+        once[b] = r0 | r1 | r2;
+        twice[b] = (r0 & r1) | ((r0 | r1) & r2);
+        rows[b] = rows_single(w);
+    }
+    let [o0, o1, o2] = once;
+    let all = o0 | o1 | o2;
+    let many = twice[0] | twice[1] | twice[2] | (o0 & o1) | ((o0 | o1) & o2);
+    dead |= all != 0x1ff;
+    let columns = all & !many;
+    let mut out = [0u32; 3];
+    for b in 0..3 {
+        let lone = LONE_IN_BOX[once[b] as usize];
+        dead |= lone == NO_BOX;
+        // The sentinel bit is dropped: on a dead board `out` is unused,
+        // but must not overflow the multiplication below.
+        let boxes = u32::from(lone) & !twice[b] & 0x1ff;
+        out[b] = rows[b] | plane[b] & ((columns | boxes) * (1 | 1 << 9 | 1 << 18));
+    }
+    (out, dead)
+}
+
+impl Planes {
     /// Runs deduce and eliminate to the fixpoint; false on a contradiction
     /// (the planes are then meaningless).
     pub(super) fn fixpoint(&mut self) -> bool {
@@ -363,15 +480,10 @@ impl Planes {
         loop {
             // Deduce until no cell is newly left with one candidate.
             loop {
-                let placed = [
-                    self.deduce_band::<0>(&mut done[0]),
-                    self.deduce_band::<1>(&mut done[1]),
-                    self.deduce_band::<2>(&mut done[2]),
-                ];
-                match placed {
-                    [Some(false), Some(false), Some(false)] => break,
-                    [Some(_), Some(_), Some(_)] => {}
-                    _ => return false,
+                match self.deduce(&mut done) {
+                    Some(false) => break,
+                    Some(true) => {}
+                    None => return false,
                 }
             }
             let mut changed = false;
@@ -411,6 +523,75 @@ impl Planes {
     }
 }
 
+/// Per band, the cells with at least one and at least two candidates.
+/// Counted for the three bands at once in SSE2 lanes (the compiler leaves
+/// the portable loop scalar): a deduce round runs it once.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn once_twice(planes: &[[u32; 3]; 9]) -> ([u32; 3], [u32; 3]) {
+    // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
+    // is always present.
+    unsafe { once_twice_sse2(planes) }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "sse2")]
+fn once_twice_sse2(planes: &[[u32; 3]; 9]) -> ([u32; 3], [u32; 3]) {
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cvtsi128_si32, _mm_loadu_si128, _mm_or_si128,
+        _mm_setzero_si128, _mm_shuffle_epi32, _mm_srli_si128,
+    };
+    let words = planes.as_flattened();
+    // Words k..k+4 as one register (the fourth of no interest).
+    let load = |k: usize| {
+        let w = &words[k..k + 4];
+        // SAFETY: the slice holds 16 bytes; the load is unaligned.
+        unsafe { _mm_loadu_si128(w.as_ptr().cast::<__m128i>()) }
+    };
+    let (mut once, mut twice) = (_mm_setzero_si128(), _mm_setzero_si128());
+    for d in 0..9 {
+        // The last plane ends the array: its load starts one word early
+        // and drops that word.
+        let x = if d < 8 {
+            load(3 * d)
+        } else {
+            _mm_srli_si128::<4>(load(23))
+        };
+        twice = _mm_or_si128(twice, _mm_and_si128(once, x));
+        once = _mm_or_si128(once, x);
+    }
+    let lanes = |v: __m128i| {
+        [
+            _mm_cvtsi128_si32(v) as u32,
+            _mm_cvtsi128_si32(_mm_shuffle_epi32::<1>(v)) as u32,
+            _mm_cvtsi128_si32(_mm_shuffle_epi32::<2>(v)) as u32,
+        ]
+    };
+    (lanes(once), lanes(twice))
+}
+
+/// Per band, the cells with at least one and at least two candidates.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn once_twice(planes: &[[u32; 3]; 9]) -> ([u32; 3], [u32; 3]) {
+    once_twice_portable(planes)
+}
+
+/// [`once_twice`] for any target (on x86_64 only the tests use it).
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+#[inline(always)]
+fn once_twice_portable(planes: &[[u32; 3]; 9]) -> ([u32; 3], [u32; 3]) {
+    let (mut once, mut twice) = ([0u32; 3], [0u32; 3]);
+    for plane in planes {
+        for b in 0..3 {
+            twice[b] |= once[b] & plane[b];
+            once[b] |= plane[b];
+        }
+    }
+    (once, twice)
+}
+
 /// A legacy string read in one pass straight into what `analyse` needs:
 /// the planes with every given already placed (the state the first deduce
 /// round of [`Planes::fixpoint`] would reach from the parsed board), the
@@ -431,60 +612,174 @@ impl Legacy {
     /// detailed parse and `validate` then name the error; this pass only
     /// has to agree with them on which strings they accept.
     pub(super) fn read(s: &[u8; CELLS]) -> Option<Legacy> {
-        let mut out = Legacy {
-            planes: Planes([[BAND; 3]; 9]),
-            placed: [0; 3],
-            digits: [0; CELLS],
-            given: [false; CELLS],
-            clues: 0,
-        };
+        let Scan {
+            digits,
+            given,
+            placed,
+        } = scan(s)?;
+        let mut planes = Planes([[BAND; 3]; 9]);
         // Per digit and band, its given cells.
         let mut own = [[0u32; 3]; 9];
-        out.band::<0>(s, &mut own)?;
-        out.band::<1>(s, &mut own)?;
-        out.band::<2>(s, &mut own)?;
+        Self::band::<0>(&digits, placed[0], &mut planes, &mut own)?;
+        Self::band::<1>(&digits, placed[1], &mut planes, &mut own)?;
+        Self::band::<2>(&digits, placed[2], &mut planes, &mut own)?;
         // A given cell holds its own digit only.
-        for (plane, own) in out.planes.0.iter_mut().zip(&own) {
+        for (plane, own) in planes.0.iter_mut().zip(&own) {
             for b in 0..3 {
-                plane[b] = (plane[b] & !out.placed[b]) | own[b];
+                plane[b] = (plane[b] & !placed[b]) | own[b];
             }
         }
-        Some(out)
+        Some(Legacy {
+            planes,
+            placed,
+            digits,
+            given,
+            clues: placed.iter().map(|w| w.count_ones()).sum(),
+        })
     }
 
-    /// The 27 cells of band `B`. A given's digit plane loses the given's
-    /// row, box and column, so a second given of that digit among its peers
-    /// finds its own bit already gone: that is the duplicate check.
+    /// The given cells `at` of band `B`. A given's digit plane loses the
+    /// given's row, box and column, so a second given of that digit among
+    /// its peers finds its own bit already gone: that is the duplicate check.
     #[inline(always)]
-    fn band<const B: usize>(&mut self, s: &[u8; CELLS], own: &mut [[u32; 3]; 9]) -> Option<()> {
-        let range = 27 * B..27 * B + 27;
-        let cells = s.get(range.clone())?;
-        let digits = self.digits.get_mut(range.clone())?;
-        let given = self.given.get_mut(range)?;
-        for (j, ((&c, digit), given)) in cells.iter().zip(digits).zip(given).enumerate() {
-            let d = usize::from(c.wrapping_sub(b'1'));
-            if d < 9 {
-                let bit = 1u32 << j;
-                let plane = &mut self.planes.0[d];
-                if plane[B] & bit == 0 {
-                    return None;
-                }
-                plane[B] &= PEERS_OUT[j];
-                plane[(B + 1) % 3] &= COLUMN_OUT[j];
-                plane[(B + 2) % 3] &= COLUMN_OUT[j];
-                own[d][B] |= bit;
-                self.placed[B] |= bit;
-                self.clues += 1;
-                *digit = c;
-                *given = true;
-            } else if c == b'0' || c == b'.' {
-                *digit = b'0';
-            } else {
+    fn band<const B: usize>(
+        digits: &[u8; CELLS],
+        mut at: u32,
+        planes: &mut Planes,
+        own: &mut [[u32; 3]; 9],
+    ) -> Option<()> {
+        while at != 0 {
+            let j = at.trailing_zeros() as usize % 32;
+            at &= at - 1;
+            let d = usize::from(digits.get(27 * B + j)?.wrapping_sub(b'1'));
+            let bit = 1u32 << j;
+            let plane = planes.0.get_mut(d)?;
+            if plane[B] & bit == 0 {
                 return None;
             }
+            plane[B] &= PEERS_OUT[j];
+            plane[(B + 1) % 3] &= COLUMN_OUT[j];
+            plane[(B + 2) % 3] &= COLUMN_OUT[j];
+            own[d][B] |= bit;
         }
         Some(())
     }
+}
+
+/// A legacy line sorted out cell by cell.
+#[derive(Debug, PartialEq, Eq)]
+struct Scan {
+    /// The line with `.` written `0`.
+    digits: [u8; CELLS],
+    /// The cells holding `1`-`9`.
+    given: [bool; CELLS],
+    /// The same, as band words.
+    placed: [u32; 3],
+}
+
+/// The line's cells, `None` when a byte is none of `0`-`9` and `.`.
+/// SSE2 sorts sixteen bytes at once.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn scan(s: &[u8; CELLS]) -> Option<Scan> {
+    // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
+    // is always present.
+    unsafe { scan_sse2(s) }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline]
+#[target_feature(enable = "sse2")]
+fn scan_sse2(s: &[u8; CELLS]) -> Option<Scan> {
+    use std::arch::x86_64::{
+        __m128i, _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8,
+        _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_storeu_si128, _mm_sub_epi8,
+    };
+    let mut digits = [0u8; CELLS];
+    let mut given = [0u8; CELLS];
+    // Cells 0-63 and 64-79 as bits.
+    let (mut low, mut high) = (0u64, 0u64);
+    let mut ok = 0xffff;
+    for c in 0..5 {
+        let range = 16 * c..16 * c + 16;
+        let bytes = &s[range.clone()];
+        // SAFETY: the slice holds 16 bytes; the load is unaligned.
+        let v = unsafe { _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>()) };
+        // A byte is in a range when its offset from the start, unsigned,
+        // is not above the range's width.
+        let in_range = |from: u8, width: u8| {
+            let x = _mm_sub_epi8(v, _mm_set1_epi8(from as i8));
+            _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(width as i8)), x)
+        };
+        let dot = _mm_cmpeq_epi8(v, _mm_set1_epi8(b'.' as i8));
+        let digit = in_range(b'1', 8);
+        ok &= _mm_movemask_epi8(_mm_or_si128(in_range(b'0', 9), dot));
+        let bits = u64::from(_mm_movemask_epi8(digit) as u16);
+        if c < 4 {
+            low |= bits << (16 * c);
+        } else {
+            high = bits;
+        }
+        let out = &mut digits[range.clone()];
+        let written = _mm_add_epi8(v, _mm_and_si128(dot, _mm_set1_epi8(2)));
+        // SAFETY: the slice holds 16 bytes; the store is unaligned.
+        unsafe { _mm_storeu_si128(out.as_mut_ptr().cast::<__m128i>(), written) };
+        let flags = &mut given[range];
+        let ones = _mm_and_si128(digit, _mm_set1_epi8(1));
+        // SAFETY: as above.
+        unsafe { _mm_storeu_si128(flags.as_mut_ptr().cast::<__m128i>(), ones) };
+    }
+    let last = s[80];
+    let lone = match last {
+        b'1'..=b'9' => 1u64,
+        b'0' | b'.' => 0,
+        _ => return None,
+    };
+    if ok != 0xffff {
+        return None;
+    }
+    digits[80] = if last == b'.' { b'0' } else { last };
+    given[80] = lone as u8;
+    high |= lone << 16;
+    Some(Scan {
+        digits,
+        given: given.map(|g| g != 0),
+        placed: [
+            low as u32 & BAND,
+            (low >> 27) as u32 & BAND,
+            (low >> 54 | high << 10) as u32 & BAND,
+        ],
+    })
+}
+
+/// The line's cells, `None` when a byte is none of `0`-`9` and `.`.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn scan(s: &[u8; CELLS]) -> Option<Scan> {
+    scan_portable(s)
+}
+
+/// [`scan`] for any target (on x86_64 only the tests use it).
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+#[inline(always)]
+fn scan_portable(s: &[u8; CELLS]) -> Option<Scan> {
+    let mut out = Scan {
+        digits: [0; CELLS],
+        given: [false; CELLS],
+        placed: [0; 3],
+    };
+    for (i, &c) in s.iter().enumerate() {
+        match c {
+            b'1'..=b'9' => {
+                out.digits[i] = c;
+                out.given[i] = true;
+                out.placed[i / 27 % 3] |= 1 << (i % 27);
+            }
+            b'0' | b'.' => out.digits[i] = b'0',
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 /// The rules applied in the order FORMATS.md gives them; slow, but its
@@ -718,6 +1013,63 @@ mod tests {
                 let Ok(board) = parse_legacy(p) else { continue };
                 assert!(fast_matches_reference(board.all_candidates()), "{p}");
             }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn the_line_scan_agrees_with_the_portable_loop(
+            line in proptest::collection::vec(
+                prop_oneof![8 => b'0'..=b'9', 1 => Just(b'.'), 1 => any::<u8>()],
+                CELLS
+            )
+        ) {
+            let s: [u8; CELLS] = std::array::from_fn(|i| line[i]);
+            prop_assert_eq!(scan(&s), scan_portable(&s));
+        }
+
+        #[test]
+        fn the_hidden_singles_agree_with_the_portable_form(
+            words in proptest::collection::vec(0u32..=BAND, 3),
+            sparse in proptest::collection::vec(0u32..=BAND, 6)
+        ) {
+            // Random words are nearly always full in every unit; ANDing
+            // more in leaves units with one or no position.
+            let plane = [
+                words[0] & sparse[0] & sparse[1],
+                words[1] & sparse[2] & sparse[3],
+                words[2] & sparse[4] & sparse[5],
+            ];
+            let (fast, dead) = hidden_singles(&plane);
+            let (slow, slow_dead) = hidden_singles_portable(&plane);
+            prop_assert_eq!(dead, slow_dead);
+            // On a dead plane the cells are meaningless.
+            prop_assert!(dead || fast == slow, "{:?}", plane);
+        }
+
+        #[test]
+        fn the_hidden_singles_agree_on_live_planes(
+            cols in proptest::collection::vec(proptest::sample::subsequence((0..9).collect::<Vec<u32>>(), 1..4), 9)
+        ) {
+            // Each row a few columns: live or nearly live planes.
+            let mut plane = [0u32; 3];
+            for (r, cs) in cols.iter().enumerate() {
+                for &c in cs {
+                    plane[r / 3] |= 1 << (9 * (r % 3) + c as usize);
+                }
+            }
+            let (fast, dead) = hidden_singles(&plane);
+            let (slow, slow_dead) = hidden_singles_portable(&plane);
+            prop_assert_eq!(dead, slow_dead);
+            prop_assert!(dead || fast == slow, "{:?}", plane);
+        }
+
+        #[test]
+        fn the_band_counts_agree_with_the_portable_loop(
+            words in proptest::collection::vec(0u32..=BAND, 27)
+        ) {
+            let planes: [[u32; 3]; 9] = std::array::from_fn(|d| [words[3 * d], words[3 * d + 1], words[3 * d + 2]]);
+            prop_assert_eq!(once_twice(&planes), once_twice_portable(&planes));
         }
     }
 
