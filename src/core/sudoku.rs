@@ -11,6 +11,8 @@ pub(crate) mod corpus;
 mod format;
 mod propagate;
 mod solve;
+#[cfg(target_arch = "x86_64")]
+mod sse2;
 mod validate;
 
 use std::fmt;

@@ -22,12 +22,14 @@
 //! singles (three bands in three lanes) and the sorting of a legacy line,
 //! sixteen bytes at a time. Other targets get the portable forms, which the
 //! tests hold the SSE2 ones to. The only unsafe code is in those helpers
-//! (calling them, and their unaligned 16-byte loads and stores of in-bounds
-//! slices).
+//! (calling them, and their unaligned 16-byte stores of in-bounds slices;
+//! the loads are the shared ones of `sse2.rs`).
 
 use std::fmt;
 
 use super::board::Board;
+#[cfg(target_arch = "x86_64")]
+use super::sse2::{bands, load_bytes, load_words};
 use super::validate::Unit;
 use crate::core::grid::{CELLS, Cell, PEERS, UNITS};
 use crate::core::mask::{Digit, Mask, Remaining};
@@ -352,8 +354,8 @@ fn hidden_singles(plane: &[u32; 3]) -> ([u32; 3], bool) {
 fn hidden_singles_sse2(plane: &[u32; 3]) -> ([u32; 3], bool) {
     use std::arch::x86_64::{
         __m128i, _mm_add_epi32, _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi32,
-        _mm_cvtsi128_si32, _mm_movemask_epi8, _mm_or_si128, _mm_set_epi32, _mm_set1_epi32,
-        _mm_shuffle_epi32, _mm_slli_epi32, _mm_srli_epi32, _mm_sub_epi32,
+        _mm_movemask_epi8, _mm_or_si128, _mm_set_epi32, _mm_set1_epi32, _mm_shuffle_epi32,
+        _mm_slli_epi32, _mm_srli_epi32, _mm_sub_epi32,
     };
     let k = |x: u32| _mm_set1_epi32(x as i32);
     let (and, or, andnot) = (_mm_and_si128, _mm_or_si128, _mm_andnot_si128);
@@ -420,12 +422,7 @@ fn hidden_singles_sse2(plane: &[u32; 3]) -> ([u32; 3], bool) {
         _mm_cmpeq_epi32(boxes_seen, k(0o111)),
     );
     let dead = _mm_movemask_epi8(fine) & 0xfff != 0xfff;
-    let lanes = [
-        _mm_cvtsi128_si32(out) as u32,
-        _mm_cvtsi128_si32(_mm_shuffle_epi32::<1>(out)) as u32,
-        _mm_cvtsi128_si32(_mm_shuffle_epi32::<2>(out)) as u32,
-    ];
-    (lanes, dead)
+    (bands(out), dead)
 }
 
 /// [`hidden_singles`] for any target (on x86_64 only the tests use it).
@@ -539,16 +536,12 @@ fn once_twice(planes: &[[u32; 3]; 9]) -> ([u32; 3], [u32; 3]) {
 #[target_feature(enable = "sse2")]
 fn once_twice_sse2(planes: &[[u32; 3]; 9]) -> ([u32; 3], [u32; 3]) {
     use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_cvtsi128_si32, _mm_loadu_si128, _mm_or_si128,
-        _mm_setzero_si128, _mm_shuffle_epi32, _mm_srli_si128,
+        __m128i, _mm_and_si128, _mm_cvtsi128_si32, _mm_or_si128, _mm_setzero_si128,
+        _mm_shuffle_epi32, _mm_srli_si128,
     };
     let words = planes.as_flattened();
     // Words k..k+4 as one register (the fourth of no interest).
-    let load = |k: usize| {
-        let w = &words[k..k + 4];
-        // SAFETY: the slice holds 16 bytes; the load is unaligned.
-        unsafe { _mm_loadu_si128(w.as_ptr().cast::<__m128i>()) }
-    };
+    let load = |k: usize| load_words(words, k);
     let (mut once, mut twice) = (_mm_setzero_si128(), _mm_setzero_si128());
     for d in 0..9 {
         // The last plane ends the array: its load starts one word early
@@ -692,8 +685,8 @@ fn scan(s: &[u8; CELLS]) -> Option<Scan> {
 #[target_feature(enable = "sse2")]
 fn scan_sse2(s: &[u8; CELLS]) -> Option<Scan> {
     use std::arch::x86_64::{
-        __m128i, _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8,
-        _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_storeu_si128, _mm_sub_epi8,
+        __m128i, _mm_add_epi8, _mm_and_si128, _mm_cmpeq_epi8, _mm_min_epu8, _mm_movemask_epi8,
+        _mm_or_si128, _mm_set1_epi8, _mm_storeu_si128, _mm_sub_epi8,
     };
     let mut digits = [0u8; CELLS];
     let mut given = [0u8; CELLS];
@@ -702,9 +695,7 @@ fn scan_sse2(s: &[u8; CELLS]) -> Option<Scan> {
     let mut ok = 0xffff;
     for c in 0..5 {
         let range = 16 * c..16 * c + 16;
-        let bytes = &s[range.clone()];
-        // SAFETY: the slice holds 16 bytes; the load is unaligned.
-        let v = unsafe { _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>()) };
+        let v = load_bytes(s, 16 * c);
         // A byte is in a range when its offset from the start, unsigned,
         // is not above the range's width.
         let in_range = |from: u8, width: u8| {

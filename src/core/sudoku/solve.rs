@@ -21,13 +21,15 @@
 //! column claiming) and the reading of the givens use SSE2 on x86_64, where
 //! it is the baseline; other targets get the portable forms, which the tests
 //! hold the SSE2 ones to. The only unsafe code is in those helpers (calling
-//! them, and their unaligned 16-byte loads and stores of in-bounds slices)
-//! and in calling the branch-cell scorer built for popcnt once the CPU has
+//! them, and their unaligned 16-byte stores of in-bounds slices; the loads
+//! are the shared ones of `sse2.rs`) and in calling the branch-cell scorer built for popcnt once the CPU has
 //! been seen to have it.
 //!
 //! No parsing and no I/O: digits or masks in, a count and a grid out.
 
 use super::propagate::{BAND, BAND_PEERS, Planes, SPREAD, column, rows_single};
+#[cfg(target_arch = "x86_64")]
+use super::sse2::{bands, load_bytes, load_words};
 use crate::core::grid::CELLS;
 use crate::core::mask::Mask;
 
@@ -611,15 +613,9 @@ fn given_words(givens: &[u8; CELLS]) -> [[u32; 3]; 9] {
 #[inline]
 #[target_feature(enable = "sse2")]
 fn given_words_sse2(givens: &[u8; CELLS]) -> [[u32; 3]; 9] {
-    use std::arch::x86_64::{
-        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
-    };
+    use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8};
     // Cells 0-79 in five registers; cell 80 on its own.
-    let chunks: [__m128i; 5] = std::array::from_fn(|c| {
-        let bytes = &givens[16 * c..16 * c + 16];
-        // SAFETY: the slice holds 16 bytes; the load is unaligned.
-        unsafe { _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>()) }
-    });
+    let chunks: [__m128i; 5] = std::array::from_fn(|c| load_bytes(givens, 16 * c));
     let mut at = [[0u32; 3]; 9];
     for (d, word) in at.iter_mut().enumerate() {
         let digit = _mm_set1_epi8(d as i8 + 1);
@@ -670,23 +666,13 @@ fn changed_words(f: &[u32; 32], seen: &[u32; 32]) -> u32 {
     unsafe { changed_words_sse2(f, seen) }
 }
 
-/// Words `k..k + 4` of `w` in one register.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-#[target_feature(enable = "sse2")]
-fn load4(w: &[u32; 32], k: usize) -> std::arch::x86_64::__m128i {
-    let w = &w[k..k + 4];
-    // SAFETY: the slice holds four u32s, 16 bytes; the load is unaligned.
-    unsafe { std::arch::x86_64::_mm_loadu_si128(w.as_ptr().cast()) }
-}
-
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "sse2")]
 fn changed_words_sse2(f: &[u32; 32], seen: &[u32; 32]) -> u32 {
     use std::arch::x86_64::{_mm_cmpeq_epi32, _mm_movemask_epi8, _mm_packs_epi16, _mm_packs_epi32};
     // Words k..k+4 of both, compared: all ones where equal.
-    let eq = |k: usize| _mm_cmpeq_epi32(load4(f, k), load4(seen, k));
+    let eq = |k: usize| _mm_cmpeq_epi32(load_words(f, k), load_words(seen, k));
     // Words 0-15, then 16-27 (27 is padding, the same in both).
     let low = _mm_packs_epi16(
         _mm_packs_epi32(eq(0), eq(4)),
@@ -733,10 +719,7 @@ fn candidate_counts(f: &[u32; 32]) -> [[u32; 3]; 3] {
 #[inline]
 #[target_feature(enable = "sse2")]
 fn candidate_counts_sse2(f: &[u32; 32]) -> [[u32; 3]; 3] {
-    use std::arch::x86_64::{
-        __m128i, _mm_and_si128, _mm_cvtsi128_si32, _mm_or_si128, _mm_setzero_si128,
-        _mm_shuffle_epi32,
-    };
+    use std::arch::x86_64::{_mm_and_si128, _mm_or_si128, _mm_setzero_si128};
     let (mut r1, mut r2, mut r3) = (
         _mm_setzero_si128(),
         _mm_setzero_si128(),
@@ -744,19 +727,12 @@ fn candidate_counts_sse2(f: &[u32; 32]) -> [[u32; 3]; 3] {
     );
     for d in 0..9 {
         // A digit's three bands and one word of no interest.
-        let x = load4(f, 3 * d);
+        let x = load_words(f, 3 * d);
         r3 = _mm_or_si128(r3, _mm_and_si128(r2, x));
         r2 = _mm_or_si128(r2, _mm_and_si128(r1, x));
         r1 = _mm_or_si128(r1, x);
     }
-    let lanes = |v: __m128i| {
-        [
-            _mm_cvtsi128_si32(v) as u32,
-            _mm_cvtsi128_si32(_mm_shuffle_epi32::<1>(v)) as u32,
-            _mm_cvtsi128_si32(_mm_shuffle_epi32::<2>(v)) as u32,
-        ]
-    };
-    [lanes(r1), lanes(r2), lanes(r3)]
+    [bands(r1), bands(r2), bands(r3)]
 }
 
 /// Per band, the cells with at least one, two and three candidates.
@@ -814,7 +790,7 @@ fn claim_columns_sse2(f: &mut [u32; 32], mut words: u32) -> Option<bool> {
         // word, which comes out as it went in (no column is claimed there,
         // since its lanes all agree), so the whole vector can be stored.
         let at = (3 * d) & 31;
-        let x = load4(f, at);
+        let x = load_words(f, at);
         let c = _mm_and_si128(
             _mm_or_si128(
                 x,
