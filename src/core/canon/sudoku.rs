@@ -372,6 +372,21 @@ impl RowSearch<'_> {
         out <= self.best & PREFIX[len & 15]
     }
 
+    /// A complete row: the new best (dropping the ties of the old one), a
+    /// tie with it, or nothing.
+    #[inline(always)]
+    fn offer(&mut self, out: u64, node: Node) {
+        match out.cmp(&self.best) {
+            Ordering::Less => {
+                self.best = out;
+                self.ties.clear();
+                self.ties.push(node);
+            }
+            Ordering::Equal => self.ties.push(node),
+            Ordering::Greater => {}
+        }
+    }
+
     /// Lay out the rest of the row from output cell `j`. Only choices that
     /// can still give the least row are followed: an empty cell (or an
     /// all-empty stack) wherever one fits beats any clue there, and among
@@ -409,15 +424,7 @@ impl RowSearch<'_> {
                 }
             }
             if j >= 9 {
-                match w.out.cmp(&self.best) {
-                    Ordering::Less => {
-                        self.best = w.out;
-                        self.ties.clear();
-                        self.ties.push(w.node);
-                    }
-                    Ordering::Equal => self.ties.push(w.node),
-                    Ordering::Greater => {}
-                }
+                self.offer(w.out, w.node);
                 return;
             }
             let s = j / 3;
@@ -560,15 +567,7 @@ impl RowSearch<'_> {
                     break;
                 }
             }
-            match out.cmp(&self.best) {
-                Ordering::Less => {
-                    self.best = out;
-                    self.ties.clear();
-                    self.ties.push(start);
-                }
-                Ordering::Equal => self.ties.push(start),
-                Ordering::Greater => {}
-            }
+            self.offer(out, start);
             return;
         }
         self.place(
