@@ -15,6 +15,7 @@ use std::sync::LazyLock;
 use rusqlite::{CachedStatement, Connection, OptionalExtension, params};
 
 use super::ArchiveError;
+use super::borrowed::{Borrowed, Param};
 use super::writer::{Counts, Dedup, SHOWN_REJECTS};
 use crate::input::{Chunk, Item};
 use crate::pipeline::process::Canonical;
@@ -121,10 +122,13 @@ pub(super) struct ChunkLines<'a> {
     sources: Vec<(u64, i64, &'static str)>,
     /// New-looking puzzles waiting for the next multi-row insert.
     group: Vec<(&'a Item, &'a Record)>,
-    /// [`INSERT_PUZZLES`], taken from the connection's cache once per chunk:
-    /// each trip through the cache hashed the statement's text and cleared
-    /// its 320 parameters: 3% of the writer's instructions.
-    insert_group: Option<CachedStatement<'a>>,
+    /// [`INSERT_PUZZLES`], prepared once per chunk, binding the records'
+    /// strings without copies.
+    insert_group: Option<Borrowed<'a>>,
+    /// [`INSERT_PUZZLE`], the same way.
+    insert_one: Option<Borrowed<'a>>,
+    /// The parameters of the next group or provenance insert.
+    params: Vec<Param<'a>>,
     /// The largest puzzle id, when known since this chunk's last read of it.
     last_id: Option<i64>,
 }
@@ -152,6 +156,8 @@ impl<'a> ChunkLines<'a> {
             sources: Vec::with_capacity(chunk.items.len()),
             group: Vec::with_capacity(PUZZLES_PER_INSERT),
             insert_group: None,
+            insert_one: None,
+            params: Vec::with_capacity(PUZZLE_PARAMS * PUZZLES_PER_INSERT),
             last_id: None,
         }
     }
@@ -282,9 +288,15 @@ impl<'a> ChunkLines<'a> {
     /// Stores one puzzle, or finds the stored one with its key; `None`
     /// when that one differs (a hash collision, rejected).
     fn store(&mut self, item: &Item, rec: &Record) -> Result<Option<(i64, Fate)>, ArchiveError> {
-        let mut insert = self.statement(INSERT_PUZZLE)?;
-        bind_puzzle(&mut insert, 0, rec, self.import_id)?;
-        if insert.raw_execute().map_err(sql)? == 1 {
+        let insert = match &mut self.insert_one {
+            Some(insert) => insert,
+            empty => empty.insert(Borrowed::prepare(self.tx, INSERT_PUZZLE).map_err(sql)?),
+        };
+        if insert
+            .execute(&puzzle_params(rec, self.import_id))
+            .map_err(sql)?
+            == 1
+        {
             return Ok(Some((self.tx.last_insert_rowid(), Fate::Stored)));
         }
         self.stored_twin(item, rec)
@@ -327,12 +339,13 @@ impl<'a> ChunkLines<'a> {
         };
         let insert = match &mut self.insert_group {
             Some(insert) => insert,
-            empty => empty.insert(self.tx.prepare_cached(&INSERT_PUZZLES).map_err(sql)?),
+            empty => empty.insert(Borrowed::prepare(self.tx, &INSERT_PUZZLES).map_err(sql)?),
         };
-        for (i, (_, rec)) in group.iter().enumerate() {
-            bind_puzzle(insert, PUZZLE_PARAMS * i, rec, self.import_id)?;
+        self.params.clear();
+        for (_, rec) in &group {
+            self.params.extend(puzzle_params(rec, self.import_id));
         }
-        let added = insert.raw_execute().map_err(sql)?;
+        let added = insert.execute(&self.params).map_err(sql)?;
         // Rows take the next rowids in VALUES order; the second test only
         // guards that assumption, falling back to reading them back.
         let last = before + added as i64;
@@ -376,18 +389,22 @@ impl<'a> ChunkLines<'a> {
 
     /// Writes the chunk's provenance rows, [`SOURCES_PER_INSERT`] at a time.
     fn write_sources(&mut self) -> Result<(), ArchiveError> {
-        let mut many = self.statement(&INSERT_SOURCES)?;
         let mut groups = self.sources.chunks_exact(SOURCES_PER_INSERT);
-        for group in &mut groups {
-            many.raw_bind_parameter(1, self.file_id).map_err(sql)?;
-            many.raw_bind_parameter(2, self.import_id).map_err(sql)?;
-            for (i, (line, puzzle_id, relation)) in group.iter().enumerate() {
-                let at = 3 + 3 * i;
-                many.raw_bind_parameter(at, line).map_err(sql)?;
-                many.raw_bind_parameter(at + 1, puzzle_id).map_err(sql)?;
-                many.raw_bind_parameter(at + 2, relation).map_err(sql)?;
+        if groups.len() > 0 {
+            let mut many = Borrowed::prepare(self.tx, &INSERT_SOURCES).map_err(sql)?;
+            for group in &mut groups {
+                self.params.clear();
+                self.params
+                    .extend([Param::Int(self.file_id), Param::Int(self.import_id)]);
+                for &(line, puzzle_id, relation) in group {
+                    self.params.extend([
+                        Param::Int(line_number(line)?),
+                        Param::Int(puzzle_id),
+                        Param::Text(relation),
+                    ]);
+                }
+                many.execute(&self.params).map_err(sql)?;
             }
-            many.raw_execute().map_err(sql)?;
         }
         let mut one = self.statement(INSERT_SOURCE)?;
         for (line, puzzle_id, relation) in groups.remainder() {
@@ -404,39 +421,25 @@ impl<'a> ChunkLines<'a> {
     }
 }
 
-/// Binds one puzzle row of an insert, its parameters from `at + 1` on.
-fn bind_puzzle(
-    insert: &mut CachedStatement<'_>,
-    at: usize,
-    rec: &Record,
-    import_id: i64,
-) -> Result<(), ArchiveError> {
+/// A line number as SQLite's integer.
+fn line_number(line: u64) -> Result<i64, ArchiveError> {
+    i64::try_from(line).map_err(|e| sql(rusqlite::Error::ToSqlConversionFailure(e.into())))
+}
+
+/// The parameters of one puzzle row of an insert, in [`INSERT_PUZZLE`]'s
+/// order.
+fn puzzle_params(rec: &Record, import_id: i64) -> [Param<'_>; PUZZLE_PARAMS] {
     let canonical = rec.canonical.as_ref();
-    insert
-        .raw_bind_parameter(at + 1, rec.kind.as_str())
-        .map_err(sql)?;
-    insert.raw_bind_parameter(at + 2, rec.clues).map_err(sql)?;
-    insert
-        .raw_bind_parameter(at + 3, &rec.givens)
-        .map_err(sql)?;
-    insert
-        .raw_bind_parameter(at + 4, &rec.encoding)
-        .map_err(sql)?;
-    insert
-        .raw_bind_parameter(at + 5, rec.solutions)
-        .map_err(sql)?;
-    insert
-        .raw_bind_parameter(at + 6, &rec.solution)
-        .map_err(sql)?;
-    insert.raw_bind_parameter(at + 7, import_id).map_err(sql)?;
-    insert
-        .raw_bind_parameter(at + 8, &rec.key[..])
-        .map_err(sql)?;
-    insert
-        .raw_bind_parameter(at + 9, canonical.map(|c| &c.form))
-        .map_err(sql)?;
-    insert
-        .raw_bind_parameter(at + 10, canonical.map(|c| c.hash))
-        .map_err(sql)?;
-    Ok(())
+    [
+        Param::Text(rec.kind.as_str()),
+        Param::Int(i64::from(rec.clues)),
+        Param::Text(&rec.givens),
+        Param::Text(&rec.encoding),
+        Param::Int(i64::from(rec.solutions)),
+        Param::from(rec.solution.as_deref()),
+        Param::Int(import_id),
+        Param::Blob(&rec.key),
+        Param::from(canonical.map(|c| c.form.as_str())),
+        Param::from(canonical.map(|c| c.hash)),
+    ]
 }

@@ -3,6 +3,7 @@
 //! submodules own writing an import ([`writer`]) and reading for `stats` and
 //! `export` ([`query`]).
 
+mod borrowed;
 pub mod canonical;
 mod lines;
 pub mod lock;
