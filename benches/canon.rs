@@ -7,6 +7,11 @@
 //! figures printed as puzzles per second (best of three alternating rounds)
 //! so runs can be compared; the ratio of the two classic figures is the one
 //! to trust on a busy machine.
+//!
+//! `--fast-only` runs the fast classic search once per file and nothing
+//! else, for instruction counts: e.g. `valgrind --tool=callgrind
+//! --toggle-collect='*canon::sudoku::sudoku' target/release/deps/canon-*
+//! --fast-only FILE`, then divide the total by the puzzles printed.
 
 use std::time::Instant;
 
@@ -28,6 +33,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if paths.is_empty() {
         paths = DEFAULT.iter().map(|p| p.to_string()).collect();
     }
+    if std::env::args().any(|a| a == "--fast-only") {
+        for path in &paths {
+            let puzzles = classic_puzzles(path)?;
+            let mut forms = 0;
+            for p in &puzzles {
+                forms += canon::sudoku(p)?.len() / 81;
+            }
+            println!("classic fast only: {forms} puzzles from {path}");
+        }
+        return Ok(());
+    }
     for path in &paths {
         classic(path)?;
     }
@@ -47,13 +63,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// Time both classic searches over one corpus file and check they agree.
 fn classic(path: &str) -> Result<(), Box<dyn std::error::Error>> {
-    let text = std::fs::read_to_string(path)?;
-    let puzzles: Vec<String> = text
-        .lines()
-        .filter(|l| !l.starts_with('#') && l.len() >= 81)
-        .filter_map(|l| l.get(..81))
-        .map(|l| l.replace('.', "0"))
-        .collect();
+    let puzzles = classic_puzzles(path)?;
     let time = |f: fn(&str) -> Result<String, canon::CanonError>| {
         let start = Instant::now();
         let forms: Result<Vec<String>, _> = puzzles.iter().map(|p| f(p)).collect();
@@ -82,6 +92,18 @@ fn classic(path: &str) -> Result<(), Box<dyn std::error::Error>> {
         return Err(format!("{differ} forms differ from the reference in {path}").into());
     }
     Ok(())
+}
+
+/// The first 81 characters of each puzzle line of a corpus file, `.` read
+/// as an empty cell.
+fn classic_puzzles(path: &str) -> Result<Vec<String>, Box<dyn std::error::Error>> {
+    let text = std::fs::read_to_string(path)?;
+    Ok(text
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.len() >= 81)
+        .filter_map(|l| l.get(..81))
+        .map(|l| l.replace('.', "0"))
+        .collect())
 }
 
 /// Legacy Killer strings from krazydad rows: cage letters (after the leading
