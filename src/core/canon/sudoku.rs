@@ -18,7 +18,7 @@
 //! smaller label where another puts a larger one, wins outright, so only
 //! equally good choices branch and the rest of the row is a plain loop.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::cmp::Ordering;
 
 use super::{CanonError, cell_at};
@@ -46,24 +46,32 @@ const START_LABELS: u64 = ((1 << 36) - 1) << 4;
 /// "pattern first" canonicalisers differ on rare invalid or
 /// exotic puzzles).
 pub fn sudoku(givens: &str) -> Result<String, CanonError> {
-    let grid = parse(givens)?;
-    let ascii = minlex(&grid).map(|d| b'0' + d);
+    let mut grid = [0u8; 81];
+    parse(givens, &mut grid)?;
+    let mut ascii = minlex(&grid).to_vec();
+    for d in &mut ascii {
+        *d += b'0';
+    }
     // Always ASCII digits, so the conversion cannot fail.
-    Ok(String::from_utf8(ascii.to_vec()).unwrap_or_default())
+    Ok(String::from_utf8(ascii).unwrap_or_default())
 }
 
 /// The same form computed by the original, slower search. Kept for the
 /// equivalence tests and the bench; not for production use.
 #[doc(hidden)]
 pub fn sudoku_reference(givens: &str) -> Result<String, CanonError> {
-    let grid = parse(givens)?;
+    let mut grid = [0u8; 81];
+    parse(givens, &mut grid)?;
     Ok(reference::minlex(&grid)
         .iter()
         .map(|&d| char::from(b'0' + d))
         .collect())
 }
 
-fn parse(givens: &str) -> Result<[u8; 81], CanonError> {
+/// Read `givens` into `grid`, digit values by cell. The grid is filled in
+/// place, as an 81-byte array returned inside a `Result` is copied out byte
+/// by byte.
+fn parse(givens: &str, grid: &mut [u8; 81]) -> Result<(), CanonError> {
     let bytes = givens.as_bytes();
     if bytes.len() != 81 {
         return Err(CanonError::Length {
@@ -74,14 +82,13 @@ fn parse(givens: &str) -> Result<[u8; 81], CanonError> {
     }
     // One branch-free pass for the common, valid case; the error path below
     // finds the offending byte.
-    let mut grid = [0u8; 81];
     let mut bad = false;
     for (&b, g) in bytes.iter().zip(grid.iter_mut()) {
         *g = b.wrapping_sub(b'0');
         bad |= *g > 9;
     }
     if !bad {
-        return Ok(grid);
+        return Ok(());
     }
     for (i, &b) in bytes.iter().enumerate() {
         if !b.is_ascii_digit() {
@@ -95,7 +102,7 @@ fn parse(givens: &str) -> Result<[u8; 81], CanonError> {
             });
         }
     }
-    Ok(grid)
+    Ok(())
 }
 
 /// Nibble `j` (0-based, reading order) of a packed output row sits at this
@@ -234,41 +241,39 @@ struct Row {
     clues: u16,
     /// Source stacks holding a clue.
     clue_stacks: u8,
-    /// No digit repeats in the row, so the first-row form follows from
-    /// the clue pattern alone.
-    distinct: bool,
 }
 
 /// The nine rows and the nine columns of `grid` (the rows of its transpose),
 /// built in one pass so that no transposed grid is built.
 fn rows_of(grid: &[u8; 81]) -> [[Row; 9]; 2] {
     let mut rows = [[Row::default(); 9]; 2];
-    // Per row and per column, a bit per digit (digit `d` at bit `d - 1`,
-    // none for the empty cell), both OR-ed and added up: the two agree
-    // exactly when no digit repeats, as a repeat carries into another bit.
-    let mut any = [[0u16; 9]; 2];
-    let mut sum = [[0u16; 9]; 2];
-    for r in 0..9 {
-        for c in 0..9 {
-            let d = grid[r * 9 + c];
-            let bit = DIGIT_BIT[usize::from(d) & 15];
-            rows[0][r].digits[c] = d;
-            any[0][r] |= bit;
-            sum[0][r] += bit;
-            rows[1][c].digits[r] = d;
-            any[1][c] |= bit;
-            sum[1][c] += bit;
+    let [by_row, by_col] = &mut rows;
+    for (r, (line, row)) in grid.chunks_exact(9).zip(by_row.iter_mut()).enumerate() {
+        row.digits[..9].copy_from_slice(line);
+        for (&d, col) in line.iter().zip(by_col.iter_mut()) {
+            col.digits[r % 16] = d;
         }
     }
-    for ((orient, any), sum) in rows.iter_mut().zip(any).zip(sum) {
-        for ((row, any), sum) in orient.iter_mut().zip(any).zip(sum) {
-            let c = clue_columns(&row.digits);
-            row.clues = c;
-            row.clue_stacks = CLUE_STACKS[usize::from(c) % 512];
-            row.distinct = any == sum;
-        }
+    for row in rows.iter_mut().flatten() {
+        let c = clue_columns(&row.digits);
+        row.clues = c;
+        row.clue_stacks = CLUE_STACKS[usize::from(c) % 512];
     }
     rows
+}
+
+/// Whether no digit repeats among a row's nine cells. Each clue's digit
+/// bit is both OR-ed and added up: the two agree exactly when no digit
+/// repeats, as a repeat carries into another bit.
+fn distinct(digits: &[u8; 16]) -> bool {
+    let mut any = 0u16;
+    let mut sum = 0u16;
+    for &d in &digits[..9] {
+        let bit = DIGIT_BIT[usize::from(d) & 15];
+        any |= bit;
+        sum += bit;
+    }
+    any == sum
 }
 
 /// `DIGIT_BIT[d]`: digit `d` at bit `d - 1`, none for the empty cell. A
@@ -316,7 +321,8 @@ const POP3: [u8; 8] = [0, 1, 1, 2, 1, 2, 2, 3];
 /// digits and clue columns `clues` can give. Labels come out 1, 2, 3 ...
 /// whatever the column order, so only the clue pattern matters, and the
 /// least pattern puts the stacks in order of clue count with each stack's
-/// empty cells first.
+/// empty cells first. A row with a repeated digit reaches a row with the
+/// same empty cells and labels no greater, so no more than this form.
 static FIRST_ROW_FORM: [u64; 512] = {
     let mut table = [0u64; 512];
     let mut clues = 0;
@@ -756,19 +762,24 @@ static STACK_PATTERN: [u8; 512] = {
 thread_local! {
     /// The survivor lists, kept between calls on each thread: two fresh
     /// vectors per puzzle cost about as much as a short search.
-    static SURVIVORS: Cell<[Vec<Node>; 2]> = const { Cell::new([Vec::new(), Vec::new()]) };
+    /// Borrowed in place rather than taken and put back, which moves both
+    /// vectors twice.
+    static SURVIVORS: RefCell<[Vec<Node>; 2]> = const { RefCell::new([Vec::new(), Vec::new()]) };
 }
 
 fn minlex(grid: &[u8; 81]) -> [u8; 81] {
-    let [mut nodes, mut ties] = SURVIVORS.take();
-    let out = minlex_with(grid, &mut nodes, &mut ties);
-    // Keep the buffers unless a freak pattern grew them large.
-    if nodes.capacity() + ties.capacity() <= 4096 {
-        nodes.clear();
-        ties.clear();
-        SURVIVORS.set([nodes, ties]);
-    }
-    out
+    SURVIVORS.with_borrow_mut(|[nodes, ties]| {
+        let out = minlex_with(grid, nodes, ties);
+        // Keep the buffers unless a freak pattern grew them large.
+        if nodes.capacity() + ties.capacity() <= 4096 {
+            nodes.clear();
+            ties.clear();
+        } else {
+            *nodes = Vec::new();
+            *ties = Vec::new();
+        }
+        out
+    })
 }
 
 /// [`minlex`] with the survivor lists given: both empty on entry.
@@ -777,18 +788,25 @@ fn minlex_with(grid: &[u8; 81], nodes: &mut Vec<Node>, ties: &mut Vec<Node>) -> 
     let mut out = [0u8; 81];
 
     // The first row: a row with distinct digits gives a form known without
-    // searching, so only the rows that reach the least one (and any row
-    // with a repeated digit, which is rare) are searched, starting from that
-    // bound so everything worse is cut at its first cell.
+    // searching, from its clue pattern alone, and a row with a repeated digit
+    // keeps that form's empty cells with labels no greater. So a row whose
+    // pattern gives fewer leading empty cells than the least pattern form is
+    // beaten outright, one whose pattern gives the least form ties or beats
+    // it, and one in between only matters if a digit repeats in it. Those
+    // rows alone are searched, starting from the least form as the bound so
+    // that everything worse is cut at its first cell.
     let mut forms = [[NO_ROW; 9]; 2];
-    for (orient, f) in rows.iter().zip(forms.iter_mut()) {
-        for (row, form) in orient.iter().zip(f.iter_mut()) {
-            if row.distinct {
-                *form = FIRST_ROW_FORM[usize::from(row.clues) % 512];
-            }
+    let mut bound = NO_ROW;
+    for t in 0..2 {
+        for r in 0..9 {
+            let form = FIRST_ROW_FORM[usize::from(rows[t][r].clues) % 512];
+            forms[t][r] = form;
+            bound = bound.min(form);
         }
     }
-    let bound = forms.iter().flatten().fold(NO_ROW, |m, &f| m.min(f));
+    // No row has more leading empty cells than the least form, so the rows
+    // with as many are the ones below this limit.
+    let limit = 1u64 << (4 * (9 - leading_zeros(bound)));
     let mut search = RowSearch {
         row: Row::default(),
         zero_stacks: 0,
@@ -798,9 +816,11 @@ fn minlex_with(grid: &[u8; 81], nodes: &mut Vec<Node>, ties: &mut Vec<Node>) -> 
     };
     for transposed in 0..2u8 {
         let start = Node::start(transposed);
-        for (r, row) in rows[usize::from(transposed)].iter().enumerate() {
-            if !row.distinct || forms[usize::from(transposed)][r] == bound {
-                search.row = *row;
+        let t = usize::from(transposed);
+        for r in 0..9 {
+            let form = forms[t][r];
+            if form == bound || (form < limit && !distinct(&rows[t][r].digits)) {
+                search.row = rows[t][r];
                 search.search(&start, 0, r);
             }
         }
