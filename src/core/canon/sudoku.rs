@@ -188,7 +188,11 @@ impl Node {
     /// column `j`.
     #[inline(always)]
     fn place_col(&mut self, j: usize, c: usize, digit: u8) {
-        self.col_of[j % 9] = c as u8;
+        // A compare, not the division `% 9` costs where `j` is not known
+        // to be in range; `j` always is.
+        if let Some(col) = self.col_of.get_mut(j) {
+            *col = c as u8;
+        }
         self.placed |= 1 << c;
         self.free_cols &= !(1 << j);
         self.relabel(digit);
@@ -481,14 +485,19 @@ impl RowSearch<'_> {
             // The free positions of a tied stack are always its first ones
             // (each row gives them out empties first, then clues), so when
             // empties are left they all go here at once.
+            let mut cols = (unplaced & clues) << stack;
             if empties > w.zero_cols_used[s] {
                 j += usize::from(empties - w.zero_cols_used[s]);
                 w.zero_cols_used[s] = empties;
-                continue;
+                // The stack's free positions number its unplaced columns,
+                // so with a clue column left the next position is free too
+                // and is filled now, without working the stack out again.
+                if cols == 0 {
+                    continue;
+                }
             }
             // Only the clue columns whose digit gets the least label: a digit
             // already labelled keeps its label, a new one takes the next.
-            let mut cols = (unplaced & clues) << stack;
             if cols.is_power_of_two() {
                 // One clue column left, the common case: no choice to make.
                 let c = cols.trailing_zeros() as usize;
