@@ -478,7 +478,9 @@ impl RowSearch<'_> {
             // still fit after an empty one: the free positions from here to
             // the stack's end always number its unplaced columns less the
             // empty ones already given out in this row.
-            let stack = 3 * usize::from(w.node.stack_of[s] % 3);
+            // Tied, so below 3: `min` keeps the shift in range with a
+            // compare where `% 3` would cost a multiply and more.
+            let stack = 3 * usize::from(w.node.stack_of[s].min(2));
             let unplaced = !w.node.placed >> stack & 0b111;
             let clues = self.row.clues >> stack & 0b111;
             let empties = POP3[usize::from(unplaced & !clues)];
@@ -650,7 +652,7 @@ fn allowed_rows(node: &Node, i: usize) -> u16 {
         let taken = (used | used >> 1 | used >> 2) & 0o111;
         !(taken * 0b111) & 0o777
     } else {
-        unused & (0b111 << (3 * u16::from(node.band % 3)))
+        unused & (0b111 << (3 * u16::from(node.band.min(2))))
     }
 }
 
@@ -690,7 +692,7 @@ fn leading_zeros_under(node: &Node, row: &Row) -> u32 {
             let code = cols.iter().fold(0usize, |code, &c| {
                 code << 2 | usize::from(LOCAL[usize::from(c)])
             });
-            let local = usize::from(clues >> (3 * (node.stack_of[s] % 3)) & 0b111);
+            let local = usize::from(clues >> (3 * node.stack_of[s].min(2)) & 0b111);
             STACK_PATTERN[(code << 3 | local) % STACK_PATTERN.len()]
         };
         if bits != 0 {
