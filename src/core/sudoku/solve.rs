@@ -78,26 +78,9 @@ fn search_from(start: Option<State>, limit: usize) -> Solutions {
     }
 }
 
-/// For a row's 9 bits: which of its three box segments are non-empty.
-const SEGMENTS: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut r = 0;
-    while r < 512 {
-        let mut x = 0;
-        while x < 3 {
-            if r & (7 << (3 * x)) != 0 {
-                t[r] |= 1 << x;
-            }
-            x += 1;
-        }
-        r += 1;
-    }
-    t
-};
-
-/// For a band's row-by-box occupancy of one digit (bit `3*row + box`): the
-/// cells the six row-to-box matchings still allow, as a 27-bit band mask.
-/// 0 means no matching is left: a contradiction.
+/// For a band's row-by-box occupancy of one digit (bit `3*box + row`, see
+/// [`occupancy`]): the cells the six row-to-box matchings still allow, as
+/// a 27-bit band mask. 0 means no matching is left: a contradiction.
 const LOCKED: [u32; 512] = {
     const P: [[usize; 3]; 6] = [
         [0, 1, 2],
@@ -112,7 +95,7 @@ const LOCKED: [u32; 512] = {
     while m < 512 {
         let mut k = 0;
         while k < 6 {
-            let pm = (1 << P[k][0]) | (1 << (3 + P[k][1])) | (1 << (6 + P[k][2]));
+            let pm = (1 << (3 * P[k][0])) | (1 << (3 * P[k][1] + 1)) | (1 << (3 * P[k][2] + 2));
             if m & pm == pm {
                 let mut r = 0;
                 while r < 3 {
@@ -126,6 +109,18 @@ const LOCKED: [u32; 512] = {
     }
     t
 };
+
+/// Which row-box segments of band word `s` are non-empty, bit `3*box +
+/// row`: the index of [`LOCKED`]. Arithmetic rather than a table lookup
+/// per row: this runs a dozen times per search node.
+#[inline(always)]
+const fn occupancy(s: u32) -> usize {
+    // Bit 9*row + 3*box: the segment's three cells folded into its first.
+    let t = (s | s >> 1 | s >> 2) & 0o111_111_111;
+    // Row 1 moves from bits 9, 12, 15 to 1, 4, 7; row 2 from 18, 21, 24 to
+    // 2, 5, 8; what moves past bit 8 is masked off.
+    ((t | t >> 8 | t >> 16) & 0x1ff) as usize
+}
 
 /// For the columns a digit may use in one band: the cells of the other two
 /// bands it leaves open. A box whose digit is confined to one column claims
@@ -379,10 +374,7 @@ impl State {
         let (b, k1, k2) = (b & 3, k1 & 31, k2 & 31);
         let f = &mut self.f;
         let mut s = f[k];
-        let occupancy = u16::from(SEGMENTS[(s & 0x1ff) as usize])
-            | u16::from(SEGMENTS[((s >> 9) & 0x1ff) as usize]) << 3
-            | u16::from(SEGMENTS[((s >> 18) & 0x1ff) as usize]) << 6;
-        let locked = LOCKED[(occupancy & 0x1ff) as usize];
+        let locked = LOCKED[occupancy(s) & 511];
         if locked == 0 {
             return false;
         }
@@ -540,28 +532,27 @@ impl State {
     /// [`Self::pick_pair`] for any CPU.
     #[inline(always)]
     fn pick_pair_any(p: [u32; 3], u: [u32; 3]) -> (usize, u32) {
-        // All 81 cells in one word (band b at bit 32 * b), so one loop with
-        // one hard-to-predict exit instead of three, and a shift instead of
-        // a division by 27 to find the band.
-        let mut at = u128::from(p[0]) | u128::from(p[1]) << 32 | u128::from(p[2]) << 64;
-        // The other bands' cells folded into one word, as the score has
-        // always counted them: a column position taken in both counts once.
-        let own = [p[0], p[1], p[2], 0];
-        let others = [p[1] | p[2], p[0] | p[2], p[0] | p[1], 0];
-        let open = [u[0], u[1], u[2], 0];
-        let open_others = [u[1] | u[2], u[0] | u[2], u[0] | u[1], 0];
         // Score above, the cell's complement below: the maximum is the
         // first cell with the best score, found without a branch.
         let mut best = 0u32;
-        while at != 0 {
-            let i = at.trailing_zeros();
-            at &= at - 1;
-            let (b, j) = ((i >> 5) as usize & 3, (i & 31) as usize);
-            let near = u64::from(own[b] & PEERS32[j]) << 32 | u64::from(others[b] & COLUMN32[j]);
-            let unsolved =
-                u64::from(open[b] & PEERS32[j]) << 32 | u64::from(open_others[b] & COLUMN32[j]);
-            let score = unsolved.count_ones() << 8 | near.count_ones();
-            best = best.max(score << 8 | (255 - i));
+        // A loop per band: the band's words stay in registers and a cell
+        // costs a third fewer instructions than one loop over all 81 bits.
+        for b in 0..3 {
+            let (b1, b2) = NEIGHBOURS[b];
+            // The other bands folded into one word, as the score has always
+            // counted them: a column position taken in both counts once.
+            let (own, others) = (p[b], p[b1] | p[b2]);
+            let (open, open_others) = (u[b], u[b1] | u[b2]);
+            let mut at = own;
+            while at != 0 {
+                let j = at.trailing_zeros() as usize & 31;
+                at &= at - 1;
+                let near = u64::from(own & PEERS32[j]) << 32 | u64::from(others & COLUMN32[j]);
+                let unsolved =
+                    u64::from(open & PEERS32[j]) << 32 | u64::from(open_others & COLUMN32[j]);
+                let score = unsolved.count_ones() << 8 | near.count_ones();
+                best = best.max(score << 8 | (255 - (32 * b as u32 + j as u32)));
+            }
         }
         let i = 255 - (best & 255);
         ((i >> 5) as usize, i & 31)
@@ -1092,6 +1083,55 @@ mod tests {
         let found = count_solutions_from(&cands, 2);
         assert_eq!(found.count, 2);
         assert_eq!(found.first.map(|g| g[0]), Some(1));
+    }
+
+    #[test]
+    fn occupancy_finds_each_non_empty_row_box_segment() {
+        // One cell per chosen segment, at every offset within the segment.
+        for m in 0..512u32 {
+            for offset in 0..3 {
+                let mut s = 0;
+                let mut want = 0;
+                for (row, x) in (0..3).flat_map(|r| (0..3).map(move |x| (r, x))) {
+                    if m >> (3 * row + x) & 1 == 1 {
+                        s |= 1 << (9 * row + 3 * x + offset);
+                        want |= 1 << (3 * x + row);
+                    }
+                }
+                assert_eq!(occupancy(s), want, "{s:#o}");
+            }
+        }
+    }
+
+    #[test]
+    fn locked_keeps_the_cells_of_some_row_to_box_matching() {
+        // Each row's cells in all three boxes: what is left is the segments
+        // that lie on a matching of the occupied segments.
+        for (m, &locked) in LOCKED.iter().enumerate() {
+            let matched = |r: usize, x: usize| {
+                // Some permutation sends row r to box x, the rest to occupied segments.
+                let perms = [
+                    [0, 1, 2],
+                    [0, 2, 1],
+                    [1, 0, 2],
+                    [1, 2, 0],
+                    [2, 0, 1],
+                    [2, 1, 0],
+                ];
+                perms.iter().any(|p: &[usize; 3]| {
+                    p[r] == x && (0..3).all(|row| m >> (3 * p[row] + row) & 1 == 1)
+                })
+            };
+            let mut want = 0u32;
+            for r in 0..3 {
+                for x in 0..3 {
+                    if matched(r, x) {
+                        want |= 7 << (9 * r + 3 * x);
+                    }
+                }
+            }
+            assert_eq!(locked, want, "{m:#o}");
+        }
     }
 
     #[test]
