@@ -776,7 +776,7 @@ fn analyse_token_agrees_with_analyse_on_real_strings() {
             ),
             direct,
         ) {
-            (Outcome::Accepted(r), Ok(a)) => assert_eq!(r.encoding, a.encoding, "{s:?}"),
+            (Outcome::Accepted(r), Ok(a)) => assert_eq!(r.encoding(), a.encoding, "{s:?}"),
             (Outcome::Rejected(r), Err(e)) => assert_eq!(r.code, e.code(), "{s:?}"),
             (Outcome::Rejected(r), Ok(a)) => {
                 assert_eq!(a.status.count(), 0, "{s:?} rejected as {r:?}")

@@ -182,7 +182,11 @@ impl<'a> ChunkLines<'a> {
                     continue;
                 }
                 Outcome::Known(k) => {
-                    match self.isomorph(k.kind.as_str(), &k.canonical, &k.givens)? {
+                    match self.isomorph(
+                        k.kind.as_str(),
+                        k.canonical.as_ref().map(Canonical::parts),
+                        &k.givens,
+                    )? {
                         Some(found) => found,
                         // Found by the workers: the line's own puzzle.
                         None => (k.id, Fate::Duplicate),
@@ -196,7 +200,7 @@ impl<'a> ChunkLines<'a> {
                     continue;
                 }
                 Outcome::Accepted(rec) => {
-                    match self.isomorph(rec.kind.as_str(), &rec.canonical, &rec.givens)? {
+                    match self.isomorph(rec.kind.as_str(), rec.canonical(), rec.givens())? {
                         Some(found) => found,
                         None => match self.store(item, rec)? {
                             Some(stored) => stored,
@@ -262,15 +266,15 @@ impl<'a> ChunkLines<'a> {
     fn isomorph(
         &self,
         kind: &str,
-        canonical: &Option<Canonical>,
+        canonical: Option<(&str, i64)>,
         givens: &str,
     ) -> Result<Option<(i64, Fate)>, ArchiveError> {
-        let (Dedup::Isomorphs, Some(c)) = (self.dedup, canonical) else {
+        let (Dedup::Isomorphs, Some((form, hash))) = (self.dedup, canonical) else {
             return Ok(None);
         };
         let found = self
             .statement(BY_CANONICAL)?
-            .query_row(params![c.hash, kind, c.form], |r| {
+            .query_row(params![hash, kind, form], |r| {
                 Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
             })
             .optional()
@@ -314,7 +318,7 @@ impl<'a> ChunkLines<'a> {
             .statement(BY_KEY)?
             .query_row([&rec.key[..]], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .map_err(sql)?;
-        if t != kind || g != rec.givens {
+        if t != kind || g != rec.givens() {
             let why =
                 format!("{kind}: its 128-bit key equals that of stored puzzle {id}, which differs");
             self.reject(item, "hash-collision", &why)?;
@@ -429,17 +433,17 @@ fn line_number(line: u64) -> Result<i64, ArchiveError> {
 /// The parameters of one puzzle row of an insert, in [`INSERT_PUZZLE`]'s
 /// order.
 fn puzzle_params(rec: &Record, import_id: i64) -> [Param<'_>; PUZZLE_PARAMS] {
-    let canonical = rec.canonical.as_ref();
+    let canonical = rec.canonical();
     [
         Param::Text(rec.kind.as_str()),
         Param::Int(i64::from(rec.clues)),
-        Param::Text(&rec.givens),
-        Param::Text(&rec.encoding),
+        Param::Text(rec.givens()),
+        Param::Text(rec.encoding()),
         Param::Int(i64::from(rec.solutions)),
-        Param::from(rec.solution.as_deref()),
+        Param::from(rec.solution()),
         Param::Int(import_id),
         Param::Blob(&rec.key),
-        Param::from(canonical.map(|c| c.form.as_str())),
-        Param::from(canonical.map(|c| c.hash)),
+        Param::from(canonical.map(|(form, _)| form)),
+        Param::from(canonical.map(|(_, hash)| hash)),
     ]
 }

@@ -342,7 +342,7 @@ mod tests {
         assert_eq!(known, [None, Some(7), Some(8), Some(9), None, None]);
         assert_eq!(got[0], Outcome::Skipped);
         assert!(
-            matches!(&got[4], Outcome::Accepted(r) if r.givens == identity(top[3])),
+            matches!(&got[4], Outcome::Accepted(r) if r.givens() == identity(top[3])),
             "{:?}",
             got[4]
         );

@@ -11,18 +11,85 @@ use crate::input::extract::{Extracted, puzzle_token};
 use crate::input::{Chunk, Item, ItemKind, MAX_LINE};
 
 /// A puzzle ready to store.
+///
+/// Its texts (identity, encoding, solution, canonical form) share one
+/// allocation. Records are made on the workers and freed on another thread,
+/// where freeing each allocation takes a lock on the heap of the worker that
+/// made it, and the worker's next allocation cannot reuse it: one allocation
+/// a line instead of five.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Record {
     pub kind: PuzzleType,
     pub clues: u32,
-    pub givens: String,
-    pub encoding: String,
     pub solutions: u8,
-    pub solution: Option<String>,
     /// 128-bit hash of (type, givens), the archive's unique key.
     pub key: [u8; 16],
-    /// The isomorph canonical form, when asked for and computable.
-    pub canonical: Option<Canonical>,
+    /// The texts one after the other.
+    texts: String,
+    /// Where givens, encoding, solution and canonical form end in `texts`.
+    ends: [usize; 4],
+    has_solution: bool,
+    /// [`canonical_hash`] of the form, when there is a form.
+    canonical_hash: Option<i64>,
+}
+
+impl Record {
+    /// A record of a puzzle: type, clue count, identity and encoding, the
+    /// solution count and unique solution, and the canonical form if any.
+    fn new(
+        kind: PuzzleType,
+        clues: u32,
+        parts: [&str; 2],
+        solutions: u8,
+        solution: Option<&str>,
+        canonical: Option<&str>,
+    ) -> Record {
+        let [givens, encoding] = parts;
+        let solution_text = solution.unwrap_or_default();
+        let form = canonical.unwrap_or_default();
+        let mut texts =
+            String::with_capacity(givens.len() + encoding.len() + solution_text.len() + form.len());
+        let mut ends = [0; 4];
+        for (end, text) in ends.iter_mut().zip([givens, encoding, solution_text, form]) {
+            texts.push_str(text);
+            *end = texts.len();
+        }
+        Record {
+            key: key_of(kind, givens),
+            canonical_hash: canonical.map(|form| canonical_hash(kind.as_str(), form)),
+            kind,
+            clues,
+            solutions,
+            texts,
+            ends,
+            has_solution: solution.is_some(),
+        }
+    }
+
+    fn text(&self, i: usize) -> &str {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] };
+        &self.texts[start..self.ends[i]]
+    }
+
+    /// The puzzle's identity (`puzzles.givens`).
+    pub fn givens(&self) -> &str {
+        self.text(0)
+    }
+
+    /// The packed string of the propagated board.
+    pub fn encoding(&self) -> &str {
+        self.text(1)
+    }
+
+    /// The unique solution, if the puzzle has exactly one.
+    pub fn solution(&self) -> Option<&str> {
+        self.has_solution.then(|| self.text(2))
+    }
+
+    /// The canonical form and its hash, when computed.
+    pub fn canonical(&self) -> Option<(&str, i64)> {
+        self.canonical_hash.map(|hash| (self.text(3), hash))
+    }
 }
 
 /// A puzzle's isomorph canonical form and the hash the archive indexes it by.
@@ -31,6 +98,13 @@ pub struct Canonical {
     pub form: String,
     /// [`canonical_hash`] of the type and form.
     pub hash: i64,
+}
+
+impl Canonical {
+    /// The form and hash, borrowed, as [`Record::canonical`] gives them.
+    pub fn parts(&self) -> (&str, i64) {
+        (&self.form, self.hash)
+    }
 }
 
 /// What the per-line stage does besides the checks every line gets.
@@ -151,23 +225,18 @@ pub fn analyse_token(token: &str, settings: Settings) -> Outcome {
                     Status::Unique(s) => Some(s),
                     _ => None,
                 };
-                Outcome::Accepted(Box::new(Record {
-                    key: key_of(a.kind, &a.givens),
-                    canonical: settings
-                        .canonical
-                        .then(|| canon::of(a.kind, &a.givens).ok())
-                        .flatten()
-                        .map(|form| Canonical {
-                            hash: canonical_hash(a.kind.as_str(), &form),
-                            form,
-                        }),
-                    kind: a.kind,
-                    clues: a.clues,
-                    givens: a.givens,
-                    encoding: a.encoding,
+                let form = settings
+                    .canonical
+                    .then(|| canon::of(a.kind, &a.givens).ok())
+                    .flatten();
+                Outcome::Accepted(Box::new(Record::new(
+                    a.kind,
+                    a.clues,
+                    [&a.givens, &a.encoding],
                     solutions,
-                    solution,
-                }))
+                    solution.as_deref(),
+                    form.as_deref(),
+                )))
             }
         },
     }
@@ -259,5 +328,51 @@ mod tests {
         }
         // One value written down, so that the definition itself is pinned.
         assert_eq!(canonical_hash("sudoku", "c"), 6_458_787_727_004_533_822);
+    }
+
+    /// The texts share one buffer: each must come back whole, and the
+    /// absent ones absent.
+    #[test]
+    fn a_record_gives_back_each_text_it_was_made_of() {
+        let puzzle =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let record = |canonical| match analyse_token(
+            puzzle,
+            Settings {
+                hint: TypeHint::Auto,
+                canonical,
+            },
+        ) {
+            Outcome::Accepted(r) => r,
+            o => panic!("{o:?}"),
+        };
+        let a = puzzle::analyse(puzzle, TypeHint::Auto).unwrap();
+        let Status::Unique(solution) = &a.status else {
+            panic!("{:?}", a.status)
+        };
+        let form = canon::of(PuzzleType::Sudoku, &a.givens).unwrap();
+        let with = record(true);
+        assert_eq!(with.givens(), a.givens);
+        assert_eq!(with.encoding(), a.encoding);
+        assert_eq!(with.solution(), Some(solution.as_str()));
+        assert_eq!(with.solutions, 1);
+        assert_eq!(
+            with.canonical(),
+            Some((form.as_str(), canonical_hash("sudoku", &form)))
+        );
+        assert_eq!(with.key, key_of(PuzzleType::Sudoku, &a.givens));
+        let without = record(false);
+        assert_eq!(without.canonical(), None);
+        assert_eq!(without.encoding(), a.encoding);
+
+        let multiple =
+            "........1..2..3..45.....6..7..5.8..9..........1..6..2..8.1....7....4..3...9.2....";
+        match analyse_token(multiple, Settings::default()) {
+            Outcome::Accepted(r) => {
+                assert_eq!((r.solutions, r.solution()), (2, None));
+                assert_eq!(r.givens().len(), 81);
+            }
+            o => panic!("{o:?}"),
+        }
     }
 }
