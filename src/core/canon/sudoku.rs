@@ -142,7 +142,7 @@ struct Node {
     /// Output column -> source column, `FREE` until a clue placed it.
     col_of: [u8; 9],
     /// Output stack -> source stack, `FREE` until one of its columns is placed.
-    stack_of: [u8; 3],
+    stack_of: [u8; 4],
     /// Source columns placed.
     placed: u16,
     /// Source digit -> output label, [`UNSEEN`] while the digit has not
@@ -151,10 +151,11 @@ struct Node {
     /// nibble is always 0, its output.
     labels: u64,
     next_label: u8,
-    /// Source stacks tied to an output stack (bit per source stack).
+    /// Source stacks tied to an output stack (bit per source stack). The
+    /// output stacks not tied yet are always the first ones, as many as the
+    /// source stacks not bound: each row leaves free only the output stacks
+    /// given all-empty source stacks, and gives those out first.
     bound: u8,
-    /// Output stacks not tied yet (bit per output stack).
-    free_stacks: u8,
     /// Output columns not tied yet (bit per output column).
     free_cols: u16,
 }
@@ -166,12 +167,11 @@ impl Node {
             rows_used: 0,
             band: FREE,
             col_of: [FREE; 9],
-            stack_of: [FREE; 3],
+            stack_of: [FREE; 4],
             placed: 0,
             labels: START_LABELS,
             next_label: 1,
             bound: 0,
-            free_stacks: 0b111,
             free_cols: 0x1ff,
         }
     }
@@ -179,9 +179,8 @@ impl Node {
     /// Tie output stack `s` to source stack `src`.
     #[inline(always)]
     fn tie_stack(&mut self, s: usize, src: u8) {
-        self.stack_of[s % 3] = src;
+        self.stack_of[s & 3] = src;
         self.bound |= 1 << src;
-        self.free_stacks &= !(1 << s);
     }
 
     /// Place source column `c`, holding `digit` in this row, at output
@@ -229,10 +228,6 @@ struct Work {
     node: Node,
     /// The output row so far, packed (see [`shift`]); later cells are 0.
     out: u64,
-    /// Free output stacks given to all-empty free source stacks in this row.
-    zero_stacks_used: u8,
-    /// Per output stack: free positions given to unplaced empty columns.
-    zero_cols_used: [u8; 3],
 }
 
 /// Per source row (of either orientation), what every search over it reads.
@@ -249,13 +244,16 @@ struct Row {
 
 /// The nine rows and the nine columns of `grid` (the rows of its transpose),
 /// built in one pass so that no transposed grid is built.
-fn rows_of(grid: &[u8; 81]) -> [[Row; 9]; 2] {
-    let mut rows = [[Row::default(); 9]; 2];
-    let [by_row, by_col] = &mut rows;
-    for (r, (line, row)) in grid.chunks_exact(9).zip(by_row.iter_mut()).enumerate() {
-        row.digits[..9].copy_from_slice(line);
-        for (&d, col) in line.iter().zip(by_col.iter_mut()) {
-            col.digits[r % 16] = d;
+/// Filled in place, as returning the 360 bytes costs a copy. Plain
+/// constant-bound index loops: the iterator form compiled to a loop with
+/// several times the instructions.
+fn rows_of(grid: &[u8; 81], rows: &mut [[Row; 9]; 2]) {
+    let [by_row, by_col] = rows;
+    for r in 0..9 {
+        for c in 0..9 {
+            let d = grid[9 * r + c];
+            by_row[r].digits[c] = d;
+            by_col[c].digits[r] = d;
         }
     }
     for row in rows.iter_mut().flatten() {
@@ -263,7 +261,6 @@ fn rows_of(grid: &[u8; 81]) -> [[Row; 9]; 2] {
         row.clues = c;
         row.clue_stacks = CLUE_STACKS[usize::from(c) % 512];
     }
-    rows
 }
 
 /// Whether no digit repeats among a row's nine cells. Each clue's digit
@@ -437,18 +434,20 @@ impl RowSearch<'_> {
                 self.offer(w.out, w.node);
                 return;
             }
-            let s = j / 3;
-            if w.node.free_stacks & (1 << s) != 0 {
+            let s = STACK_AT[j & 15];
+            if w.node.stack_of[s & 3] == FREE {
                 // Start of an output stack no source stack is tied to yet:
                 // an all-empty stack (which one is left open) if one is left,
                 // as its three zeros beat any stack with a clue. The stacks
                 // with clues still fit after it: the free output stacks from
                 // here on always number the untied source stacks less the
                 // all-empty ones already given out in this row.
-                if w.zero_stacks_used < self.zero_stacks {
+                // The free output stacks are always the first ones (each row
+                // leaves free only those given all-empty stacks, and gives
+                // those first), so `s` of them were given out before this one.
+                if s < usize::from(self.zero_stacks) {
                     // No prefix check: zeros never make a prefix greater,
                     // and the cells are already 0 in `out`.
-                    w.zero_stacks_used += 1;
                     j += 3;
                     continue;
                 }
@@ -456,7 +455,7 @@ impl RowSearch<'_> {
                 // clues in this row: its cells come out empty ones first, so
                 // fewer clues means a later first clue.
                 let open_clue_stacks = self.clue_stacks & !w.node.bound;
-                let mut open = fewest_clues(open_clue_stacks, self.row.clues);
+                let mut open = fewest_clues(open_clue_stacks, self.row.clues).stacks;
                 // Every choice but the last is searched on a copy; the last
                 // goes on in `w` itself, saving a copy of the work.
                 loop {
@@ -480,17 +479,19 @@ impl RowSearch<'_> {
             // empty ones already given out in this row.
             // Tied, so below 3: `min` keeps the shift in range with a
             // compare where `% 3` would cost a multiply and more.
-            let stack = 3 * usize::from(w.node.stack_of[s].min(2));
+            let stack = 3 * usize::from(w.node.stack_of[s & 3].min(2));
             let unplaced = !w.node.placed >> stack & 0b111;
             let clues = self.row.clues >> stack & 0b111;
             let empties = POP3[usize::from(unplaced & !clues)];
             // The free positions of a tied stack are always its first ones
-            // (each row gives them out empties first, then clues), so when
-            // empties are left they all go here at once.
+            // (each row gives them out empties first, then clues), and
+            // placing clue columns leaves the empty ones unplaced, so the
+            // empties fill the stack's first `empties` positions: when `j`
+            // is among them they all go here at once.
             let mut cols = (unplaced & clues) << stack;
-            if empties > w.zero_cols_used[s] {
-                j += usize::from(empties - w.zero_cols_used[s]);
-                w.zero_cols_used[s] = empties;
+            let first_clue = 3 * s + usize::from(empties);
+            if j < first_clue {
+                j = first_clue;
                 // The stack's free positions number its unplaced columns,
                 // so with a clue column left the next position is free too
                 // and is filled now, without working the stack out again.
@@ -592,8 +593,6 @@ impl RowSearch<'_> {
             &mut Work {
                 node: start,
                 out: 0,
-                zero_stacks_used: 0,
-                zero_cols_used: [0; 3],
             },
         );
     }
@@ -622,25 +621,59 @@ fn transpose(grid: &[u8; 81]) -> [u8; 81] {
     t
 }
 
-/// The stacks of `stacks` (bit per source stack) with the fewest clues in
-/// a row whose clue columns are `clues`.
-fn fewest_clues(stacks: u8, clues: u16) -> u8 {
-    let mut least = u8::MAX;
-    let mut fewest = 0;
-    for src in 0..3 {
-        if stacks & (1 << src) != 0 {
-            let n = POP3[usize::from(clues >> (3 * src) & 0b111)];
-            if n < least {
-                least = n;
-                fewest = 0;
-            }
-            if n == least {
-                fewest |= 1 << src;
-            }
-        }
-    }
-    fewest
+/// The stacks among some with the fewest clues in a row, and that number.
+#[derive(Clone, Copy)]
+struct Fewest {
+    /// Bit per source stack.
+    stacks: u8,
+    /// The clues each of them holds (3 when no stack was given).
+    clues: u8,
 }
+
+/// The stacks of `stacks` (bit per source stack) with the fewest clues in
+/// a row whose clue columns are `clues`: one table lookup.
+#[inline(always)]
+fn fewest_clues(stacks: u8, clues: u16) -> Fewest {
+    FEWEST[(usize::from(stacks & 0b111) << 9 | usize::from(clues & 0x1ff)) % FEWEST.len()]
+}
+
+/// `FEWEST[stacks << 9 | clues]`: see [`fewest_clues`].
+static FEWEST: [Fewest; 8 << 9] = {
+    let mut t = [Fewest {
+        stacks: 0,
+        clues: 3,
+    }; 8 << 9];
+    let mut i = 0;
+    while i < t.len() {
+        let (stacks, clues) = (i >> 9, i & 0x1ff);
+        let mut least = 3;
+        let mut fewest = 0;
+        let mut src = 0;
+        while src < 3 {
+            if stacks & (1 << src) != 0 {
+                let n = (clues >> (3 * src) & 0b111).count_ones() as u8;
+                if n < least {
+                    least = n;
+                    fewest = 0;
+                }
+                if n == least {
+                    fewest |= 1 << src;
+                }
+            }
+            src += 1;
+        }
+        t[i] = Fewest {
+            stacks: fewest,
+            clues: least,
+        };
+        i += 1;
+    }
+    t
+};
+
+/// `STACK_AT[j]`: the output stack of output column `j`, padded to 16 so a
+/// 4-bit index needs no check; a load where `j / 3` is a multiply and shift.
+const STACK_AT: [usize; 16] = [0, 0, 0, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2];
 
 /// Rows a node may lay out as output row `i`: any row of an unused band at a
 /// band's start, otherwise an unused row of the current band.
@@ -665,36 +698,25 @@ fn allowed_rows(node: &Node, i: usize) -> u16 {
 /// Read one output stack at a time, as most rows stop at the first.
 #[inline(always)]
 fn leading_zeros_under(node: &Node, row: &Row) -> u32 {
-    let clues = row.clues;
     let free_src = !node.bound & 0b111;
-    let mut zero_stacks = POP3[usize::from(free_src & !row.clue_stacks)];
-    let mut zeros = 0;
-    for s in 0..3 {
-        let bits = if node.free_stacks & (1 << s) != 0 {
-            if zero_stacks > 0 {
-                zero_stacks -= 1;
-                0
-            } else {
-                // The free clue stack with the fewest clues comes first.
-                let mut least = 3;
-                for src in 0..3 {
-                    if free_src & (1 << src) != 0 {
-                        let n = POP3[usize::from(clues >> (3 * src) & 0b111)];
-                        if n != 0 && n < least {
-                            least = n;
-                        }
-                    }
-                }
-                (1u8 << least) - 1
-            }
-        } else {
-            let cols = &node.col_of[3 * s..3 * s + 3];
-            let code = cols.iter().fold(0usize, |code, &c| {
-                code << 2 | usize::from(LOCAL[usize::from(c)])
-            });
-            let local = usize::from(clues >> (3 * node.stack_of[s].min(2)) & 0b111);
-            STACK_PATTERN[(code << 3 | local) % STACK_PATTERN.len()]
-        };
+    // The free output stacks come first; of them, the all-empty free source
+    // stacks first, then the free clue stack with the fewest clues, its
+    // empty cells first.
+    let zero_stacks = POP3[usize::from(free_src & !row.clue_stacks)];
+    let free_stacks = POP3[usize::from(free_src)];
+    let zeros = 3 * u32::from(zero_stacks);
+    if zero_stacks < free_stacks {
+        let least = fewest_clues(free_src & row.clue_stacks, row.clues).clues;
+        return zeros + 3 - u32::from(least);
+    }
+    let mut zeros = zeros;
+    for s in usize::from(free_stacks)..3 {
+        let cols = &node.col_of[3 * s..3 * s + 3];
+        let code = cols.iter().fold(0usize, |code, &c| {
+            code << 2 | usize::from(LOCAL[usize::from(c)])
+        });
+        let local = usize::from(row.clues >> (3 * node.stack_of[s & 3].min(2)) & 0b111);
+        let bits = STACK_PATTERN[(code << 3 | local) % STACK_PATTERN.len()];
         if bits != 0 {
             return zeros + LEADING_ZEROS3[usize::from(bits & 0b111)];
         }
@@ -795,7 +817,8 @@ fn minlex(grid: &[u8; 81]) -> [u8; 81] {
 
 /// [`minlex`] with the survivor lists given: both empty on entry.
 fn minlex_with(grid: &[u8; 81], nodes: &mut Vec<Node>, ties: &mut Vec<Node>) -> [u8; 81] {
-    let rows = rows_of(grid);
+    let mut rows = [[Row::default(); 9]; 2];
+    rows_of(grid, &mut rows);
     let mut out = [0u8; 81];
 
     // The first row: a row with distinct digits gives a form known without
