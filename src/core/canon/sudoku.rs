@@ -26,12 +26,16 @@ use super::{CanonError, cell_at};
 const FORMAT: &str = "sudoku legacy";
 /// An output column or stack not yet tied to a source one.
 const FREE: u8 = u8::MAX;
-/// The label nibble of a digit that has not appeared yet: no real label
-/// (at most 9) reaches it.
+/// The label of a digit that has not appeared yet: no real label (at most
+/// 9) reaches it.
 const UNSEEN: u8 = 0xf;
-/// Every digit 1-9 unseen (nine nibbles of ones from bit 4), the empty cell
-/// (nibble 0) labelled 0.
-const START_LABELS: u64 = ((1 << 36) - 1) << 4;
+/// Every digit 1-9 unseen, the empty cell labelled 0; padded to 16 so that
+/// any 4-bit digit indexes it without a check.
+const START_LABELS: [u8; 16] = {
+    let mut t = [UNSEEN; 16];
+    t[0] = 0;
+    t
+};
 
 /// The minlex form of a classic Sudoku.
 ///
@@ -146,10 +150,11 @@ struct Node {
     /// Source columns placed.
     placed: u16,
     /// Source digit -> output label, [`UNSEEN`] while the digit has not
-    /// appeared: nibble `d` (bits `4d..4d+4`) for digit `d`, so reading a
-    /// label is a shift and a mask, with no bounds check. The empty cell's
-    /// nibble is always 0, its output.
-    labels: u64,
+    /// appeared: reading a label is one load (a byte per digit costs a
+    /// larger node to copy, but nibbles in a `u64` cost a shift and mask per
+    /// read, and reads are far more frequent). The empty cell's entry is
+    /// always 0, its output.
+    labels: [u8; 16],
     next_label: u8,
     /// Source stacks tied to an output stack (bit per source stack). The
     /// output stacks not tied yet are always the first ones, as many as the
@@ -201,7 +206,7 @@ impl Node {
     /// empty cell).
     #[inline(always)]
     fn label(&self, digit: u8) -> u8 {
-        (self.labels >> (4 * u32::from(digit & 15)) & 0xf) as u8
+        self.labels[usize::from(digit & 15)]
     }
 
     /// Relabel on first appearance: the cheapest label is always the next one.
@@ -214,8 +219,7 @@ impl Node {
             label
         } else {
             let label = self.next_label;
-            // The nibble holds `UNSEEN` (all ones), so this XOR leaves `label`.
-            self.labels ^= u64::from(label ^ UNSEEN) << (4 * u32::from(digit & 15));
+            self.labels[usize::from(digit & 15)] = label;
             self.next_label += 1;
             label
         }
