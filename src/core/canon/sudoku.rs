@@ -133,9 +133,9 @@ const PREFIX: [u64; 16] = {
 
 /// One surviving partial transformation. The order of rows already laid out
 /// does not matter for the rest of the search, only which rows are used, so
-/// nodes that differ only in that order compare equal and are merged. The
-/// last three fields are functions of the others, cached for speed, so they
-/// do not change which nodes compare equal.
+/// nodes that differ only in that order compare equal and are merged.
+/// `placed`, `next_label` and `bound` are functions of the others, cached
+/// for speed, so they do not change which nodes compare equal.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Node {
     /// 1 when source rows are read as columns.
@@ -161,8 +161,6 @@ struct Node {
     /// source stacks not bound: each row leaves free only the output stacks
     /// given all-empty source stacks, and gives those out first.
     bound: u8,
-    /// Output columns not tied yet (bit per output column).
-    free_cols: u16,
 }
 
 impl Node {
@@ -177,7 +175,6 @@ impl Node {
             labels: START_LABELS,
             next_label: 1,
             bound: 0,
-            free_cols: 0x1ff,
         }
     }
 
@@ -198,7 +195,6 @@ impl Node {
             *col = c as u8;
         }
         self.placed |= 1 << c;
-        self.free_cols &= !(1 << j);
         self.relabel(digit);
     }
 
@@ -566,7 +562,8 @@ impl RowSearch<'_> {
         if i.is_multiple_of(3) {
             start.band = (r / 3) as u8;
         }
-        if start.free_cols == 0 {
+        // Every source column placed is every output column tied.
+        if start.placed == 0x1ff {
             // Every column placed (so every stack tied): the row is a plain
             // relabelling, laid out without the branching machinery. Same
             // cut as `place`: stop once the prefix exceeds the best.
