@@ -134,7 +134,7 @@ const PREFIX: [u64; 16] = {
 /// One surviving partial transformation. The order of rows already laid out
 /// does not matter for the rest of the search, only which rows are used, so
 /// nodes that differ only in that order compare equal and are merged.
-/// `placed`, `next_label` and `bound` are functions of the others, cached
+/// `unplaced`, `next_label` and `bound` are functions of the others, cached
 /// for speed, so they do not change which nodes compare equal.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Node {
@@ -147,8 +147,11 @@ struct Node {
     col_of: [u8; 9],
     /// Output stack -> source stack, `FREE` until one of its columns is placed.
     stack_of: [u8; 4],
-    /// Source columns placed.
-    placed: u16,
+    /// Per source stack, its columns not placed yet (bit per column within
+    /// the stack), padded to 4 so a 2-bit index needs no check: a tied
+    /// stack's are read with a load where a mask over all nine columns took
+    /// a shift by a variable amount.
+    unplaced: [u8; 4],
     /// Source digit -> output label, [`UNSEEN`] while the digit has not
     /// appeared: reading a label is one load (a byte per digit costs a
     /// larger node to copy, but nibbles in a `u64` cost a shift and mask per
@@ -171,7 +174,7 @@ impl Node {
             band: FREE,
             col_of: [FREE; 9],
             stack_of: [FREE; 4],
-            placed: 0,
+            unplaced: [0b111, 0b111, 0b111, 0],
             labels: START_LABELS,
             next_label: 1,
             bound: 0,
@@ -185,16 +188,16 @@ impl Node {
         self.bound |= 1 << src;
     }
 
-    /// Place source column `c`, holding `digit` in this row, at output
-    /// column `j`.
+    /// Place source column `c` (bit `bit` of source stack `src`), holding
+    /// `digit` in this row, at output column `j`.
     #[inline(always)]
-    fn place_col(&mut self, j: usize, c: usize, digit: u8) {
+    fn place_col(&mut self, j: usize, c: usize, src: usize, bit: u8, digit: u8) {
         // A compare, not the division `% 9` costs where `j` is not known
         // to be in range; `j` always is.
         if let Some(col) = self.col_of.get_mut(j) {
             *col = c as u8;
         }
-        self.placed |= 1 << c;
+        self.unplaced[src & 3] ^= bit;
         self.relabel(digit);
     }
 
@@ -240,6 +243,9 @@ struct Row {
     clues: u16,
     /// Source stacks holding a clue.
     clue_stacks: u8,
+    /// Per source stack, its columns holding a clue (bit per column within
+    /// the stack); padded to 4 like [`Node::unplaced`].
+    stack_clues: [u8; 4],
 }
 
 /// The nine rows and the nine columns of `grid` (the rows of its transpose),
@@ -260,6 +266,7 @@ fn rows_of(grid: &[u8; 81], rows: &mut [[Row; 9]; 2]) {
         let c = clue_columns(&row.digits);
         row.clues = c;
         row.clue_stacks = CLUE_STACKS[usize::from(c) % 512];
+        row.stack_clues = [(c & 7) as u8, (c >> 3 & 7) as u8, (c >> 6 & 7) as u8, 0];
     }
 }
 
@@ -477,18 +484,18 @@ impl RowSearch<'_> {
             // still fit after an empty one: the free positions from here to
             // the stack's end always number its unplaced columns less the
             // empty ones already given out in this row.
-            // Tied, so below 3: `min` keeps the shift in range with a
-            // compare where `% 3` would cost a multiply and more.
-            let stack = 3 * usize::from(w.node.stack_of[s & 3].min(2));
-            let unplaced = !w.node.placed >> stack & 0b111;
-            let clues = self.row.clues >> stack & 0b111;
-            let empties = POP3[usize::from(unplaced & !clues)];
+            // Tied, so below 3: `& 3` keeps it in the padded arrays.
+            let src = usize::from(w.node.stack_of[s & 3] & 3);
+            let unplaced = w.node.unplaced[src];
+            let clues = self.row.stack_clues[src];
+            let empties = POP3[usize::from(unplaced & !clues & 0b111)];
+            let stack = 3 * src;
             // The free positions of a tied stack are always its first ones
             // (each row gives them out empties first, then clues), and
             // placing clue columns leaves the empty ones unplaced, so the
             // empties fill the stack's first `empties` positions: when `j`
             // is among them they all go here at once.
-            let mut cols = (unplaced & clues) << stack;
+            let mut cols = unplaced & clues;
             let first_clue = 3 * s + usize::from(empties);
             if j < first_clue {
                 j = first_clue;
@@ -503,9 +510,10 @@ impl RowSearch<'_> {
             // already labelled keeps its label, a new one takes the next.
             if cols.is_power_of_two() {
                 // One clue column left, the common case: no choice to make.
-                let c = cols.trailing_zeros() as usize;
-                w.node.place_col(j, c, self.row.digits[c & 15]);
-                w.out |= u64::from(w.node.label(self.row.digits[c & 15])) << shift(j);
+                let c = stack + cols.trailing_zeros() as usize;
+                let digit = self.row.digits[c & 15];
+                w.node.place_col(j, c, src, cols, digit);
+                w.out |= u64::from(w.node.label(digit)) << shift(j);
                 j += 1;
                 if !self.promising(w.out, j) {
                     return;
@@ -513,10 +521,11 @@ impl RowSearch<'_> {
                 continue;
             }
             let mut least = u8::MAX;
-            let mut best_cols = 0u16;
+            let mut best_cols = 0u8;
             while cols != 0 {
-                let c = cols.trailing_zeros() as usize;
-                cols &= cols - 1;
+                let bit = cols & cols.wrapping_neg();
+                cols ^= bit;
+                let c = stack + bit.trailing_zeros() as usize;
                 let label = w.node.label(self.row.digits[c & 15]);
                 let label = if label == UNSEEN {
                     w.node.next_label
@@ -528,7 +537,7 @@ impl RowSearch<'_> {
                     best_cols = 0;
                 }
                 if label == least {
-                    best_cols |= 1 << c;
+                    best_cols |= bit;
                 }
             }
             w.out |= u64::from(least) << shift(j);
@@ -536,15 +545,16 @@ impl RowSearch<'_> {
                 return;
             }
             loop {
-                let c = best_cols.trailing_zeros() as usize;
-                best_cols &= best_cols - 1;
+                let bit = best_cols & best_cols.wrapping_neg();
+                best_cols ^= bit;
+                let c = stack + bit.trailing_zeros() as usize;
                 let digit = self.row.digits[c & 15];
                 if best_cols == 0 {
-                    w.node.place_col(j, c, digit);
+                    w.node.place_col(j, c, src, bit, digit);
                     break;
                 }
                 let mut p = *w;
-                p.node.place_col(j, c, digit);
+                p.node.place_col(j, c, src, bit, digit);
                 self.place(j + 1, &mut p);
             }
             j += 1;
@@ -563,7 +573,7 @@ impl RowSearch<'_> {
             start.band = (r / 3) as u8;
         }
         // Every source column placed is every output column tied.
-        if start.placed == 0x1ff {
+        if start.unplaced == [0; 4] {
             // Every column placed (so every stack tied): the row is a plain
             // relabelling, laid out without the branching machinery. Same
             // cut as `place`: stop once the prefix exceeds the best.
