@@ -3,8 +3,10 @@
 //! calling thread hands the results, still in input order, to a [`Sink`]
 //! (the archive writer, or `check`'s reporter). Channels are bounded, so
 //! memory stays flat however large the input; results never depend on the
-//! number of worker threads.
+//! number of worker threads. The workers run at a lower priority than the
+//! calling thread ([`priority`]), which is the slower stage.
 
+mod priority;
 pub mod process;
 
 use std::io;
@@ -214,6 +216,7 @@ pub fn run<S: Sink>(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs)
         .thread_name(|i| format!("worker-{i}"))
+        .start_handler(|_| priority::lower_this_thread())
         .build()
         .map_err(|e| RunError::Threads(e.to_string()))?;
     // A few chunks in flight each way: enough to keep every stage busy.
