@@ -406,17 +406,24 @@ impl RowSearch<'_> {
     /// all-empty stack) wherever one fits beats any clue there, and among
     /// clues only the least label counts. So the walk is a straight loop
     /// except where equally good choices tie, the only place it branches.
+    /// Lays out output column `j` if it is tied to a source column: that
+    /// column's digit, relabelled. False for a free column.
+    #[inline(always)]
+    fn lay_placed(&self, j: usize, w: &mut Work) -> bool {
+        let fixed = w.node.col_of[j];
+        if fixed == FREE {
+            return false;
+        }
+        let digit = self.row.digits[usize::from(fixed) & 15];
+        w.out |= u64::from(w.node.relabel(digit)) << shift(j);
+        true
+    }
+
     fn place(&mut self, mut j: usize, w: &mut Work) {
         loop {
             // A run of placed columns: a plain relabelling, and the common
             // case once a few rows are laid out, so tested first.
-            while j < 9 {
-                let fixed = w.node.col_of[j];
-                if fixed == FREE {
-                    break;
-                }
-                let digit = self.row.digits[usize::from(fixed) & 15];
-                w.out |= u64::from(w.node.relabel(digit)) << shift(j);
+            while j < 9 && self.lay_placed(j, w) {
                 j += 1;
                 let bound = self.best & PREFIX[j & 15];
                 if w.out > bound {
@@ -425,13 +432,7 @@ impl RowSearch<'_> {
                 if w.out < bound {
                     // Already below the best, and `best` cannot change
                     // within this run: the rest of it needs no check.
-                    while j < 9 {
-                        let fixed = w.node.col_of[j];
-                        if fixed == FREE {
-                            break;
-                        }
-                        let digit = self.row.digits[usize::from(fixed) & 15];
-                        w.out |= u64::from(w.node.relabel(digit)) << shift(j);
+                    while j < 9 && self.lay_placed(j, w) {
                         j += 1;
                     }
                     break;

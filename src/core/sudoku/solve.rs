@@ -78,18 +78,22 @@ fn search_from(start: Option<State>, limit: usize) -> Solutions {
     }
 }
 
+/// The six ways to send a band's three rows to its three boxes, one each:
+/// row `r` goes to box `p[r]`.
+const ROW_TO_BOX: [[usize; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
 /// For a band's row-by-box occupancy of one digit (bit `3*box + row`, see
 /// [`occupancy`]): the cells the six row-to-box matchings still allow, as
 /// a 27-bit band mask. 0 means no matching is left: a contradiction.
 const LOCKED: [u32; 512] = {
-    const P: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
+    const P: [[usize; 3]; 6] = ROW_TO_BOX;
     let mut t = [0u32; 512];
     let mut m = 0;
     while m < 512 {
@@ -1110,15 +1114,7 @@ mod tests {
         for (m, &locked) in LOCKED.iter().enumerate() {
             let matched = |r: usize, x: usize| {
                 // Some permutation sends row r to box x, the rest to occupied segments.
-                let perms = [
-                    [0, 1, 2],
-                    [0, 2, 1],
-                    [1, 0, 2],
-                    [1, 2, 0],
-                    [2, 0, 1],
-                    [2, 1, 0],
-                ];
-                perms.iter().any(|p: &[usize; 3]| {
+                ROW_TO_BOX.iter().any(|p: &[usize; 3]| {
                     p[r] == x && (0..3).all(|row| m >> (3 * p[row] + row) & 1 == 1)
                 })
             };
