@@ -570,7 +570,13 @@ impl RowSearch<'_> {
         let free_src = !node.bound & 0b111;
         self.clue_stacks = self.row.clue_stacks & free_src;
         self.zero_stacks = POP3[usize::from(free_src & !self.row.clue_stacks)];
-        let mut start = *node;
+        // Built in the `Work` `place` takes: a separate node moved into it
+        // afterwards cost a second copy.
+        let mut w = Work {
+            node: *node,
+            out: 0,
+        };
+        let start = &mut w.node;
         start.rows_used |= 1 << r;
         if i.is_multiple_of(3) {
             start.band = (r / 3) as u8;
@@ -599,16 +605,10 @@ impl RowSearch<'_> {
                     break;
                 }
             }
-            self.offer(out, start);
+            self.offer(out, *start);
             return;
         }
-        self.place(
-            0,
-            &mut Work {
-                node: start,
-                out: 0,
-            },
-        );
+        self.place(0, &mut w);
     }
 }
 
