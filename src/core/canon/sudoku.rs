@@ -895,7 +895,11 @@ fn minlex_with(grid: &[u8; 81], nodes: &mut Vec<Node>, ties: &mut Vec<Node>) -> 
                 while allowed != 0 {
                     let r = allowed.trailing_zeros() as usize;
                     allowed &= allowed - 1;
-                    let row = &orient[r % 9];
+                    // Always below 9 (`allowed` has nine bits); a checked
+                    // get is a compare where `% 9` is a multiply and shifts.
+                    let Some(row) = orient.get(r) else {
+                        continue;
+                    };
                     if search.best != NO_ROW {
                         let zeros = leading_zeros_under(node, row);
                         let most = leading_zeros(search.best);
