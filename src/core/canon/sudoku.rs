@@ -256,10 +256,11 @@ struct Row {
 fn rows_of(grid: &[u8; 81], rows: &mut [[Row; 9]; 2]) {
     let [by_row, by_col] = rows;
     for r in 0..9 {
+        // A row is nine bytes copied whole; a column is gathered a byte at
+        // a time.
+        by_row[r].digits[..9].copy_from_slice(&grid[9 * r..9 * r + 9]);
         for c in 0..9 {
-            let d = grid[9 * r + c];
-            by_row[r].digits[c] = d;
-            by_col[c].digits[r] = d;
+            by_col[c].digits[r] = grid[9 * r + c];
         }
     }
     for row in rows.iter_mut().flatten() {
@@ -579,7 +580,9 @@ impl RowSearch<'_> {
         let start = &mut w.node;
         start.rows_used |= 1 << r;
         if i.is_multiple_of(3) {
-            start.band = (r / 3) as u8;
+            // The band of row `r`, as `STACK_AT` gives a column's stack:
+            // a load where `/ 3` is a multiply and shift.
+            start.band = STACK_AT[r & 15] as u8;
         }
         // Every source column placed is every output column tied.
         if start.unplaced == [0; 4] {
