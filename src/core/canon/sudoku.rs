@@ -732,7 +732,9 @@ fn leading_zeros_under(node: &Node, row: &Row) -> u32 {
         let code = cols.iter().fold(0usize, |code, &c| {
             code << 2 | usize::from(LOCAL[usize::from(c)])
         });
-        let local = usize::from(row.clues >> (3 * node.stack_of[s & 3].min(2)) & 0b111);
+        // Tied (the free stacks are the first ones), so below 3: `& 3` keeps
+        // it in the padded array, a load where a shift by 3 * stack costs more.
+        let local = usize::from(row.stack_clues[usize::from(node.stack_of[s & 3] & 3)]);
         let bits = STACK_PATTERN[(code << 3 | local) % STACK_PATTERN.len()];
         if bits != 0 {
             return zeros + LEADING_ZEROS3[usize::from(bits & 0b111)];
