@@ -692,6 +692,10 @@ static FEWEST: [Fewest; 8 << 9] = {
 /// 4-bit index needs no check; a load where `j / 3` is a multiply and shift.
 const STACK_AT: [usize; 16] = [0, 0, 0, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2];
 
+/// `BAND_ROWS[band]`: the rows of a band, a bit per row; a load where a shift
+/// by 3 * band costs more. Padded to 4 so a 2-bit index needs no check.
+const BAND_ROWS: [u16; 4] = [0o7, 0o70, 0o700, 0];
+
 /// Rows a node may lay out as output row `i`: any row of an unused band at a
 /// band's start, otherwise an unused row of the current band.
 fn allowed_rows(node: &Node, i: usize) -> u16 {
@@ -702,7 +706,8 @@ fn allowed_rows(node: &Node, i: usize) -> u16 {
         let taken = (used | used >> 1 | used >> 2) & 0o111;
         !(taken * 0b111) & 0o777
     } else {
-        unused & (0b111 << (3 * u16::from(node.band.min(2))))
+        // Past a band's first row the band is set, so below 3.
+        unused & BAND_ROWS[usize::from(node.band & 3)]
     }
 }
 
