@@ -6,7 +6,7 @@
 use xxhash_rust::xxh3::{xxh3_64, xxh3_128};
 
 use crate::core::canon;
-use crate::core::puzzle::{self, PuzzleType, Status, TypeHint};
+use crate::core::puzzle::{self, Analysis, PuzzleType, Status, TypeHint};
 use crate::input::extract::{Extracted, puzzle_token};
 use crate::input::{Chunk, Item, ItemKind, MAX_LINE};
 
@@ -26,43 +26,38 @@ pub struct Record {
     pub key: [u8; 16],
     /// The texts one after the other.
     texts: String,
-    /// Where givens, encoding, solution and canonical form end in `texts`.
+    /// Where givens, encoding, solution and canonical form end in `texts`
+    /// (the solution is empty unless `solutions` is 1).
     ends: [usize; 4],
-    has_solution: bool,
     /// [`canonical_hash`] of the form, when there is a form.
     canonical_hash: Option<i64>,
 }
 
 impl Record {
-    /// A record of a puzzle: type, clue count, identity and encoding, the
-    /// solution count and unique solution, and the canonical form if any.
-    fn new(
-        kind: PuzzleType,
-        clues: u32,
-        parts: [&str; 2],
-        solutions: u8,
-        solution: Option<&str>,
-        canonical: Option<&str>,
-    ) -> Record {
-        let [givens, encoding] = parts;
-        let solution_text = solution.unwrap_or_default();
-        let form = canonical.unwrap_or_default();
-        let mut texts =
-            String::with_capacity(givens.len() + encoding.len() + solution_text.len() + form.len());
+    /// The record of an analysed puzzle whose count is settled (a unique
+    /// solution or several), with its canonical form if there is one.
+    fn new(a: &Analysis, form: Option<&str>) -> Record {
+        let solution = a.status.solution().unwrap_or_default();
+        let parts = [
+            a.givens.as_str(),
+            &a.encoding,
+            solution,
+            form.unwrap_or_default(),
+        ];
+        let mut texts = String::with_capacity(parts.iter().map(|t| t.len()).sum());
         let mut ends = [0; 4];
-        for (end, text) in ends.iter_mut().zip([givens, encoding, solution_text, form]) {
+        for (end, text) in ends.iter_mut().zip(parts) {
             texts.push_str(text);
             *end = texts.len();
         }
         Record {
-            key: key_of(kind, givens),
-            canonical_hash: canonical.map(|form| canonical_hash(kind.as_str(), form)),
-            kind,
-            clues,
-            solutions,
+            kind: a.kind,
+            clues: a.clues,
+            solutions: a.status.count(),
+            key: key_of(a.kind, &a.givens),
             texts,
             ends,
-            has_solution: solution.is_some(),
+            canonical_hash: form.map(|form| canonical_hash(a.kind.as_str(), form)),
         }
     }
 
@@ -83,7 +78,7 @@ impl Record {
 
     /// The unique solution, if the puzzle has exactly one.
     pub fn solution(&self) -> Option<&str> {
-        self.has_solution.then(|| self.text(2))
+        (self.solutions == 1).then(|| self.text(2))
     }
 
     /// The canonical form and its hash, when computed.
@@ -220,23 +215,11 @@ pub fn analyse_token(token: &str, settings: Settings) -> Outcome {
                 format!("{}: the puzzle has no solution", a.kind),
             ),
             Status::Unique(_) | Status::Multiple => {
-                let solutions = a.status.count();
-                let solution = match a.status {
-                    Status::Unique(s) => Some(s),
-                    _ => None,
-                };
                 let form = settings
                     .canonical
                     .then(|| canon::of(a.kind, &a.givens).ok())
                     .flatten();
-                Outcome::Accepted(Box::new(Record::new(
-                    a.kind,
-                    a.clues,
-                    [&a.givens, &a.encoding],
-                    solutions,
-                    solution.as_deref(),
-                    form.as_deref(),
-                )))
+                Outcome::Accepted(Box::new(Record::new(&a, form.as_deref())))
             }
         },
     }
