@@ -4,10 +4,18 @@
 //!
 //! Run: `cargo bench --bench solver [-- --corpora DIR]`. One core; the two
 //! solvers take turns over eighths of each file.
+//!
+//! Then the Killer solver over the 8000 krazydad puzzles: `Killer::solve`
+//! (propagation and the count up to 2) and the whole `Killer::analysis`
+//! (adding the identity and encoding), puzzles/s each, with no outside
+//! solver to compare against. `--file killer` measures only that, and
+//! `--killers N` only the first N puzzles.
 
 use std::hint::black_box;
 use std::time::Instant;
 
+use sudoku_archive::core::killer::Killer;
+use sudoku_archive::core::puzzle::Status;
 use sudoku_archive::core::sudoku::count_solutions;
 
 mod common;
@@ -96,5 +104,65 @@ fn main() {
             ratio
         );
     }
-    println!("lowest ratio: {worst:.2} (target >= 1.00)");
+    if worst.is_finite() {
+        println!("lowest ratio: {worst:.2} (target >= 1.00)");
+    }
+    if only.as_deref().is_none_or(|o| o == "killer") {
+        killer(&dir);
+    }
+}
+
+/// The krazydad puzzles (SOURCES.md "killer/"): cage letters A-Z then a-z
+/// after a leading `K`, and the sums in letter order.
+fn read_killers(path: &std::path::Path) -> Vec<Killer> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e} (set --corpora DIR)", path.display()));
+    text.lines()
+        .skip(1)
+        .map(|line| {
+            let layout = line.split(',').nth(5).expect("puzz_color field");
+            let hints = line.split('"').nth(1).expect("quoted puzz_hint field");
+            let mut ids = [0u8; 81];
+            for (id, ch) in ids.iter_mut().zip(layout[1..].bytes()) {
+                *id = if ch.is_ascii_uppercase() {
+                    ch - b'A'
+                } else {
+                    26 + ch - b'a'
+                };
+            }
+            let sums: Vec<u8> = hints.split(',').map(|h| h.parse().expect("sum")).collect();
+            Killer::from_cages(&ids, &sums).expect("krazydad puzzle")
+        })
+        .collect()
+}
+
+/// Puzzles/s of `Killer::solve` and `Killer::analysis` over the krazydad file.
+fn killer(dir: &std::path::Path) {
+    let mut puzzles = read_killers(&dir.join("killer/krazydad_intermediate_8000.csv"));
+    // `--killers N`: the first N only (e.g. under callgrind).
+    if let Some(n) = common::flag("--killers").and_then(|n| n.parse().ok()) {
+        puzzles.truncate(n);
+    }
+    let unique = puzzles
+        .iter()
+        .filter(|k| matches!(k.solve(), Status::Unique(_)))
+        .count();
+    assert_eq!(
+        unique,
+        puzzles.len(),
+        "every krazydad puzzle has one solution"
+    );
+    let solve = time(&puzzles, 1, &mut |k| usize::from(k.solve().count()));
+    let analysis = time(&puzzles, 1, &mut |k| k.analysis().encoding.len());
+    println!(
+        "{:<14} {:>8} {:>14} {:>14}",
+        "killer", "puzzles", "solve/s", "analysis/s"
+    );
+    println!(
+        "{:<14} {:>8} {:>14.0} {:>14.0}",
+        "krazydad-8000",
+        puzzles.len(),
+        puzzles.len() as f64 / solve,
+        puzzles.len() as f64 / analysis
+    );
 }
