@@ -114,11 +114,12 @@ fn main() {
 
 /// The krazydad puzzles (SOURCES.md "killer/"): cage letters A-Z then a-z
 /// after a leading `K`, and the sums in letter order.
-fn read_killers(path: &std::path::Path) -> Vec<Killer> {
+fn read_killers(path: &std::path::Path, limit: usize) -> Vec<Killer> {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("{}: {e} (set --corpora DIR)", path.display()));
     text.lines()
         .skip(1)
+        .take(limit)
         .map(|line| {
             let layout = line.split(',').nth(5).expect("puzz_color field");
             let hints = line.split('"').nth(1).expect("quoted puzz_hint field");
@@ -138,11 +139,9 @@ fn read_killers(path: &std::path::Path) -> Vec<Killer> {
 
 /// Puzzles/s of `Killer::solve` and `Killer::analysis` over the krazydad file.
 fn killer(dir: &std::path::Path) {
-    let mut puzzles = read_killers(&dir.join("killer/krazydad_intermediate_8000.csv"));
     // `--killers N`: the first N only (e.g. under callgrind).
-    if let Some(n) = common::flag("--killers").and_then(|n| n.parse().ok()) {
-        puzzles.truncate(n);
-    }
+    let limit = common::flag("--killers").map_or(usize::MAX, |n| n.parse().expect("--killers N"));
+    let puzzles = read_killers(&dir.join("killer/krazydad_intermediate_8000.csv"), limit);
     let unique = puzzles
         .iter()
         .filter(|k| matches!(k.solve(), Status::Unique(_)))

@@ -5,11 +5,40 @@
 //! whose distinct digits add to its sum. The search counts solutions up to two
 //! with minimum-remaining-values branching; its hot loop copies a fixed-size
 //! board on the stack and never allocates. Knows nothing of strings.
+//!
+//! Propagation only looks again at what changed: every narrowed cell is
+//! recorded for each rule (naked singles, the units, the cages), and a unit or
+//! cage none of whose cells changed since it was last examined is skipped. The
+//! rules are monotone, so the fixpoint does not depend on that order, and
+//! whether a contradiction is met does not either; *which* one is met first
+//! does. So when the root propagation meets one, it starts again from the
+//! board it was given in the old fixed order (all naked singles, then all 27
+//! units, then all cages, from the top after any change), which names the
+//! conflict the archive has always stored. The search only needs to know that
+//! there was one.
 
 use crate::core::grid::{CELLS, PEERS, UNITS, box_of};
 use crate::core::puzzle::SEARCH_LIMIT;
 
 use super::cages::combinations;
+
+/// Every cell as a bit set.
+const ALL_CELLS: u128 = (1 << CELLS) - 1;
+
+/// The cells of each unit as a bit set.
+const UNIT_BITS: [u128; 27] = {
+    let mut out = [0u128; 27];
+    let mut u = 0;
+    while u < 27 {
+        let mut i = 0;
+        while i < 9 {
+            out[u] |= 1 << UNITS[u][i];
+            i += 1;
+        }
+        u += 1;
+    }
+    out
+};
 
 /// Candidates of all cells (9-bit masks) and which placed cells have already
 /// been removed from their neighbours.
@@ -39,12 +68,58 @@ pub enum Conflict {
     CageDigit(usize, u32),
 }
 
-/// One cage as the solver sees it: up to nine cells and a sum.
+/// The cells each rule has yet to look at again since they changed.
+#[derive(Clone, Copy, Debug)]
+struct Dirty {
+    /// For naked singles: a cell that became single pushes its digit out.
+    push: u128,
+    /// For hidden singles (and their conflicts) in the units holding them.
+    units: u128,
+    /// For the cages holding them.
+    cages: u128,
+}
+
+impl Dirty {
+    /// Every cell: nothing is known to hold yet.
+    const ALL: Dirty = Dirty {
+        push: ALL_CELLS,
+        units: ALL_CELLS,
+        cages: ALL_CELLS,
+    };
+
+    /// One cell changed on a board that was a fixpoint.
+    fn cell(c: usize) -> Dirty {
+        let bit = 1 << c;
+        Dirty {
+            push: bit,
+            units: bit,
+            cages: bit,
+        }
+    }
+}
+
+/// Narrows cell `c` to `m`, a subset of its candidates, for every rule to see.
+#[inline]
+fn narrow(b: &mut Board, dirty: &mut Dirty, c: usize, m: u16) -> Result<(), Conflict> {
+    b.cand[c] = m;
+    let bit = 1 << c;
+    dirty.push |= bit;
+    dirty.units |= bit;
+    dirty.cages |= bit;
+    if m == 0 {
+        return Err(Conflict::Cell(c));
+    }
+    Ok(())
+}
+
+/// One cage as the solver sees it: up to nine cells, a sum and the digit
+/// sets of that size and sum.
 #[derive(Clone, Copy, Debug)]
 struct Line {
     cells: [u8; 9],
     len: usize,
-    sum: u8,
+    bits: u128,
+    combos: &'static [u16],
 }
 
 /// The fixed data of one puzzle: cages and each cell's neighbours (its 20
@@ -76,14 +151,17 @@ impl Solver {
             neighbour_len[c] = 20;
         }
         for (cells, sum) in cages {
+            let len = cells.len().min(9);
             let mut line = Line {
                 cells: [0; 9],
-                len: cells.len().min(9),
-                sum: *sum,
+                len,
+                bits: 0,
+                combos: combinations(len, *sum),
             };
-            line.cells[..line.len].copy_from_slice(&cells[..line.len]);
-            for &a in &line.cells[..line.len] {
-                for &b in &line.cells[..line.len] {
+            line.cells[..len].copy_from_slice(&cells[..len]);
+            for &a in &line.cells[..len] {
+                line.bits |= 1 << a;
+                for &b in &line.cells[..len] {
                     let (a, b) = (a as usize, b as usize);
                     let len = neighbour_len[a] as usize;
                     if a != b && !neighbours[a][..len].contains(&(b as u8)) {
@@ -101,163 +179,153 @@ impl Solver {
         }
     }
 
-    /// Applies every rule until nothing changes.
+    /// Applies every rule until nothing changes. On a contradiction the board
+    /// and the conflict are those of the fixed order (see the module text).
     pub fn propagate(&self, b: &mut Board) -> Result<(), Conflict> {
+        let start = *b;
+        if self.fixpoint(b, Dirty::ALL).is_ok() {
+            return Ok(());
+        }
+        *b = start;
+        self.propagate_in_order(b)
+    }
+
+    /// The rules on what changed, cheapest first, until nothing has.
+    fn fixpoint(&self, b: &mut Board, mut dirty: Dirty) -> Result<(), Conflict> {
         loop {
-            self.push_placed(b)?;
-            if self.hidden_singles(b)? {
+            let todo = dirty.push & !b.pushed;
+            if todo != 0 {
+                dirty.push = 0;
+                for c in bits(todo) {
+                    self.push_cell(c, b, &mut dirty)?;
+                }
                 continue;
             }
-            if self.cage_lines(b)? {
+            if dirty.units != 0 {
+                let changed = dirty.units;
+                dirty.units = 0;
+                for (u, &cells) in UNIT_BITS.iter().enumerate() {
+                    if cells & changed != 0 {
+                        unit_singles(u, b, &mut dirty)?;
+                    }
+                }
+                continue;
+            }
+            if dirty.cages != 0 {
+                let changed = dirty.cages;
+                dirty.cages = 0;
+                for k in 0..self.lines.len() {
+                    if self.lines[k].bits & changed != 0 {
+                        self.cage(k, b, &mut dirty)?;
+                    }
+                }
                 continue;
             }
             return Ok(());
         }
     }
 
-    /// Deduce: each placed digit leaves its neighbours.
-    fn push_placed(&self, b: &mut Board) -> Result<(), Conflict> {
-        loop {
-            let mut todo = !b.pushed & ((1u128 << CELLS) - 1);
-            if todo == 0 {
-                return Ok(());
-            }
-            let mut any = false;
-            while todo != 0 {
-                let c = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                let m = b.cand[c];
-                if m == 0 {
-                    return Err(Conflict::Cell(c));
+    /// The fixed order: all naked singles, then hidden singles in all 27
+    /// units, then all cages, from the top after any change.
+    fn propagate_in_order(&self, b: &mut Board) -> Result<(), Conflict> {
+        let mut dirty = Dirty::ALL;
+        'again: loop {
+            // Deduce: each placed digit leaves its neighbours.
+            loop {
+                let mut pushed = false;
+                for c in bits(!b.pushed & ALL_CELLS) {
+                    pushed |= self.push_cell(c, b, &mut dirty)?;
                 }
-                if m & (m - 1) != 0 {
-                    continue;
-                }
-                b.pushed |= 1 << c;
-                any = true;
-                for &n in &self.neighbours[c][..self.neighbour_len[c] as usize] {
-                    let n = n as usize;
-                    if b.cand[n] & m != 0 {
-                        b.cand[n] &= !m;
-                        if b.cand[n] == 0 {
-                            return Err(Conflict::Cell(n));
-                        }
-                    }
+                if !pushed {
+                    break;
                 }
             }
-            if !any {
+            let mut changed = false;
+            for u in 0..UNITS.len() {
+                changed |= unit_singles(u, b, &mut dirty)?;
+            }
+            if changed {
+                continue 'again;
+            }
+            for k in 0..self.lines.len() {
+                changed |= self.cage(k, b, &mut dirty)?;
+            }
+            if !changed {
                 return Ok(());
             }
         }
     }
 
-    /// Eliminate along row, column and box lines: a digit with one place goes there.
-    fn hidden_singles(&self, b: &mut Board) -> Result<bool, Conflict> {
-        let mut changed = false;
-        for (u, unit) in UNITS.iter().enumerate() {
-            let (mut once, mut twice) = (0u16, 0u16);
-            for &c in unit {
-                let m = b.cand[c as usize];
-                twice |= once & m;
-                once |= m;
-            }
-            if once != 0x1ff {
-                return Err(Conflict::Unit(u, (!once & 0x1ff).trailing_zeros()));
-            }
-            let mut single = once & !twice;
-            while single != 0 {
-                let bit = single & single.wrapping_neg();
-                single ^= bit;
-                for &c in unit {
-                    let m = &mut b.cand[c as usize];
-                    if *m & bit != 0 {
-                        if *m != bit {
-                            *m = bit;
-                            changed = true;
-                        }
-                        break;
-                    }
-                }
+    /// Deduce: a placed digit at `c` leaves its neighbours; whether `c` was placed.
+    fn push_cell(&self, c: usize, b: &mut Board, dirty: &mut Dirty) -> Result<bool, Conflict> {
+        let m = b.cand[c];
+        if m == 0 {
+            return Err(Conflict::Cell(c));
+        }
+        if m & (m - 1) != 0 {
+            return Ok(false);
+        }
+        b.pushed |= 1 << c;
+        for &n in &self.neighbours[c][..self.neighbour_len[c] as usize] {
+            let n = n as usize;
+            if b.cand[n] & m != 0 {
+                narrow(b, dirty, n, b.cand[n] & !m)?;
             }
         }
-        Ok(changed)
+        Ok(true)
     }
 
-    /// The cage lines: only digits of combinations that fit survive, and a
-    /// digit every fitting combination needs, with one place left, goes there.
-    fn cage_lines(&self, b: &mut Board) -> Result<bool, Conflict> {
+    /// Cage `k` as a line: only digits of combinations that fit survive, and
+    /// a digit every fitting combination needs, with one place left, goes there.
+    fn cage(&self, k: usize, b: &mut Board, dirty: &mut Dirty) -> Result<bool, Conflict> {
+        let line = &self.lines[k];
+        let cells = &line.cells[..line.len];
+        let mut masks = [0u16; 9];
+        for (m, &c) in masks.iter_mut().zip(cells) {
+            *m = b.cand[c as usize];
+        }
+        let (allowed, required, placed) = cage_digits(&masks[..line.len], line.combos);
+        if allowed == 0 {
+            return Err(Conflict::Cage(k));
+        }
         let mut changed = false;
-        for (k, line) in self.lines.iter().enumerate() {
-            let cells = &line.cells[..line.len];
-            let mut masks = [0u16; 9];
-            let mut union = 0;
-            let mut placed = 0;
-            for (m, &c) in masks.iter_mut().zip(cells) {
-                *m = b.cand[c as usize];
-                union |= *m;
-                if *m & (*m - 1) == 0 {
-                    placed |= *m;
-                }
+        for &c in cells {
+            let c = c as usize;
+            if b.cand[c] & !allowed != 0 {
+                narrow(b, dirty, c, b.cand[c] & allowed)?;
+                changed = true;
             }
-            let masks = &masks[..line.len];
-            let (mut allowed, mut required) = (0u16, 0x1ffu16);
-            for &set in combinations(line.len, line.sum) {
-                if set & !union != 0
-                    || placed & !set != 0
-                    || allowed | set == allowed && required & set == required
-                {
-                    // Needs a digit no cell has, misses a placed digit, or adds nothing.
-                    continue;
-                }
-                if masks.iter().all(|&m| m & set != 0) && has_matching(masks, set) {
-                    allowed |= set;
-                    required &= set;
-                }
-            }
-            if allowed == 0 {
-                return Err(Conflict::Cage(k));
-            }
+        }
+        let mut need = required & !placed;
+        while need != 0 {
+            let bit = need & need.wrapping_neg();
+            need ^= bit;
+            let (mut at, mut places) = (0usize, 0u128);
+            let (mut rows, mut cols, mut boxes) = (0u16, 0u16, 0u16);
             for &c in cells {
-                let m = &mut b.cand[c as usize];
-                if *m & !allowed != 0 {
-                    *m &= allowed;
-                    if *m == 0 {
-                        return Err(Conflict::Cell(c as usize));
-                    }
+                let c = c as usize;
+                if b.cand[c] & bit != 0 {
+                    at = c;
+                    places |= 1 << c;
+                    rows |= 1 << (c / 9);
+                    cols |= 1 << (c % 9);
+                    boxes |= 1 << box_of(c);
+                }
+            }
+            match places.count_ones() {
+                0 => return Err(Conflict::CageDigit(k, bit.trailing_zeros())),
+                1 if b.cand[at] != bit => {
+                    narrow(b, dirty, at, bit)?;
                     changed = true;
                 }
-            }
-            let mut need = required & !placed;
-            while need != 0 {
-                let bit = need & need.wrapping_neg();
-                need ^= bit;
-                let (mut at, mut places) = (0usize, 0u128);
-                let (mut rows, mut cols, mut boxes) = (0u16, 0u16, 0u16);
-                for &c in cells {
-                    let c = c as usize;
-                    if b.cand[c] & bit != 0 {
-                        at = c;
-                        places |= 1 << c;
-                        rows |= 1 << (c / 9);
-                        cols |= 1 << (c % 9);
-                        boxes |= 1 << box_of(c);
-                    }
-                }
-                match places.count_ones() {
-                    0 => return Err(Conflict::CageDigit(k, bit.trailing_zeros())),
-                    1 if b.cand[at] != bit => {
-                        b.cand[at] = bit;
-                        changed = true;
-                    }
-                    1 => {}
-                    _ => {
-                        // The digit is in the cage, at one of these places; if they share
-                        // a row, column or box, it can be nowhere else in that unit.
-                        for (lines, base) in [(rows, 0), (cols, 9), (boxes, 18)] {
-                            if lines.count_ones() == 1 {
-                                let unit = &UNITS[base + lines.trailing_zeros() as usize];
-                                changed |= remove_outside(b, unit, places, bit)?;
-                            }
+                1 => {}
+                _ => {
+                    // The digit is in the cage, at one of these places; if they share
+                    // a row, column or box, it can be nowhere else in that unit.
+                    for (lines, base) in [(rows, 0), (cols, 9), (boxes, 18)] {
+                        if lines.count_ones() == 1 {
+                            let unit = &UNITS[base + lines.trailing_zeros() as usize];
+                            changed |= remove_outside(b, dirty, unit, places, bit)?;
                         }
                     }
                 }
@@ -307,7 +375,8 @@ impl Solver {
             options ^= bit;
             let mut next = *b;
             next.cand[c] = bit;
-            if self.propagate(&mut next).is_ok() {
+            // The board was a fixpoint: only what follows from `c` can change.
+            if self.fixpoint(&mut next, Dirty::cell(c)).is_ok() {
                 self.search(&next, count);
                 if count.found >= 2 || count.nodes > SEARCH_LIMIT {
                     return;
@@ -322,16 +391,92 @@ impl Solver {
     }
 }
 
+/// The cells of a bit set, lowest first.
+fn bits(mut set: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            return None;
+        }
+        let c = set.trailing_zeros() as usize;
+        set &= set - 1;
+        Some(c)
+    })
+}
+
+/// Eliminate along the row-, column- or box-digit lines of unit `u`: a digit
+/// with one place goes there; whether anything changed.
+fn unit_singles(u: usize, b: &mut Board, dirty: &mut Dirty) -> Result<bool, Conflict> {
+    let unit = &UNITS[u];
+    let (mut once, mut twice) = (0u16, 0u16);
+    for &c in unit {
+        let m = b.cand[c as usize];
+        twice |= once & m;
+        once |= m;
+    }
+    if once != 0x1ff {
+        return Err(Conflict::Unit(u, (!once & 0x1ff).trailing_zeros()));
+    }
+    let mut changed = false;
+    let mut single = once & !twice;
+    while single != 0 {
+        let bit = single & single.wrapping_neg();
+        single ^= bit;
+        for &c in unit {
+            let c = c as usize;
+            if b.cand[c] & bit != 0 {
+                if b.cand[c] != bit {
+                    narrow(b, dirty, c, bit)?;
+                    changed = true;
+                }
+                break;
+            }
+        }
+    }
+    Ok(changed)
+}
+
+/// The digits of the combinations that fit cells with candidates `masks`
+/// (each cell a different digit of the set), the digits all of them share
+/// (all nine when none fits), and the digits already placed in the cells.
+fn cage_digits(masks: &[u16], combos: &[u16]) -> (u16, u16, u16) {
+    let mut union = 0;
+    let mut placed = 0;
+    for &m in masks {
+        union |= m;
+        if m & (m - 1) == 0 {
+            placed |= m;
+        }
+    }
+    let (mut allowed, mut required) = (0u16, 0x1ffu16);
+    for &set in combos {
+        if set & !union != 0
+            || placed & !set != 0
+            || allowed | set == allowed && required & set == required
+        {
+            // Needs a digit no cell has, misses a placed digit, or adds nothing.
+            continue;
+        }
+        if masks.iter().all(|&m| m & set != 0) && has_matching(masks, set) {
+            allowed |= set;
+            required &= set;
+        }
+    }
+    (allowed, required, placed)
+}
+
 /// Removes `bit` from the cells of `unit` outside `keep`; whether anything changed.
-fn remove_outside(b: &mut Board, unit: &[u8; 9], keep: u128, bit: u16) -> Result<bool, Conflict> {
+fn remove_outside(
+    b: &mut Board,
+    dirty: &mut Dirty,
+    unit: &[u8; 9],
+    keep: u128,
+    bit: u16,
+) -> Result<bool, Conflict> {
     let mut changed = false;
     for &o in unit {
         let o = o as usize;
         if keep >> o & 1 == 0 && b.cand[o] & bit != 0 {
-            b.cand[o] &= !bit;
-            if b.cand[o] == 0 {
-                return Err(Conflict::Cell(o));
-            }
+            narrow(b, dirty, o, b.cand[o] & !bit)?;
             changed = true;
         }
     }
