@@ -439,15 +439,28 @@ fn unit_singles(u: usize, b: &mut Board, dirty: &mut Dirty) -> Result<bool, Conf
 /// (each cell a different digit of the set), the digits all of them share
 /// (all nine when none fits), and the digits already placed in the cells.
 fn cage_digits(masks: &[u16], combos: &[u16]) -> (u16, u16, u16) {
-    let mut union = 0;
-    let mut placed = 0;
+    // A placed cell can only take its own digit: the rest of each set must
+    // go to the open cells, which is a smaller matching.
+    let (mut union, mut placed, mut placed_cells) = (0u16, 0u16, 0u32);
+    let mut open = [0u16; 9];
+    let mut n = 0;
     for &m in masks {
         union |= m;
-        if m & (m - 1) == 0 {
+        if m & (m.wrapping_sub(1)) == 0 {
+            // An empty cell counts as placed with no digit: nothing fits.
             placed |= m;
+            placed_cells += 1;
+        } else {
+            open[n] = m;
+            n += 1;
         }
     }
     let (mut allowed, mut required) = (0u16, 0x1ffu16);
+    if placed.count_ones() != placed_cells {
+        // A digit placed twice, or a cell with none.
+        return (allowed, required, placed);
+    }
+    let open = &open[..n];
     for &set in combos {
         if set & !union != 0
             || placed & !set != 0
@@ -456,12 +469,44 @@ fn cage_digits(masks: &[u16], combos: &[u16]) -> (u16, u16, u16) {
             // Needs a digit no cell has, misses a placed digit, or adds nothing.
             continue;
         }
-        if masks.iter().all(|&m| m & set != 0) && has_matching(masks, set) {
+        if fits(open, set & !placed) {
             allowed |= set;
             required &= set;
         }
     }
     (allowed, required, placed)
+}
+
+/// The number of digits in each 9-bit mask: a load, where `count_ones`
+/// without the popcnt instruction (not in the baseline target) is a dozen.
+const DIGITS: [u8; 512] = {
+    let mut out = [0u8; 512];
+    let mut m = 1;
+    while m < 512 {
+        out[m] = out[m >> 1] + (m & 1) as u8;
+        m += 1;
+    }
+    out
+};
+
+/// Whether the cells can take the digits of `set` (as many as cells) one
+/// each. Up to five cells by Hall's condition (every group of cells sees at
+/// least as many digits of the set), which is cheap and branch-light; more
+/// by augmenting paths.
+fn fits(masks: &[u16], set: u16) -> bool {
+    let n = masks.len();
+    if n > 5 {
+        return masks.iter().all(|&m| m & set != 0) && has_matching(masks, set);
+    }
+    let mut seen = [0u16; 32];
+    for group in 1..1usize << n {
+        let u = seen[group & (group - 1)] | masks[group.trailing_zeros() as usize] & set;
+        if DIGITS[usize::from(u)] < DIGITS[group] {
+            return false;
+        }
+        seen[group] = u;
+    }
+    true
 }
 
 /// Removes `bit` from the cells of `unit` outside `keep`; whether anything changed.
