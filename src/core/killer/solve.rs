@@ -296,23 +296,29 @@ impl Solver {
                 changed = true;
             }
         }
+        // This look saw every change to the cage's cells so far, and cutting
+        // them to `allowed` keeps every combination that fits: the cage needs
+        // no second look unless a digit is placed below (which can leave
+        // another required digit one place).
+        dirty.cages &= !line.bits;
         let mut need = required & !placed;
         while need != 0 {
             let bit = need & need.wrapping_neg();
             need ^= bit;
-            let (mut at, mut places) = (0usize, 0u128);
+            let (mut at, mut places, mut count) = (0usize, 0u128, 0);
             let (mut rows, mut cols, mut boxes) = (0u16, 0u16, 0u16);
             for &c in cells {
                 let c = c as usize;
                 if b.cand[c] & bit != 0 {
                     at = c;
+                    count += 1;
                     places |= 1 << c;
                     rows |= 1 << (c / 9);
                     cols |= 1 << (c % 9);
                     boxes |= 1 << box_of(c);
                 }
             }
-            match places.count_ones() {
+            match count {
                 0 => return Err(Conflict::CageDigit(k, bit.trailing_zeros())),
                 1 if b.cand[at] != bit => {
                     narrow(b, dirty, at, bit)?;
@@ -323,7 +329,7 @@ impl Solver {
                     // The digit is in the cage, at one of these places; if they share
                     // a row, column or box, it can be nowhere else in that unit.
                     for (lines, base) in [(rows, 0), (cols, 9), (boxes, 18)] {
-                        if lines.count_ones() == 1 {
+                        if lines & (lines - 1) == 0 {
                             let unit = &UNITS[base + lines.trailing_zeros() as usize];
                             changed |= remove_outside(b, dirty, unit, places, bit)?;
                         }
@@ -472,6 +478,10 @@ fn cage_digits(masks: &[u16], combos: &[u16]) -> (u16, u16, u16) {
         if fits(open, set & !placed) {
             allowed |= set;
             required &= set;
+            if allowed == union && required == placed {
+                // No set can add a digit no cell has, nor lose a placed one.
+                break;
+            }
         }
     }
     (allowed, required, placed)
@@ -494,19 +504,32 @@ const DIGITS: [u8; 512] = {
 /// least as many digits of the set), which is cheap and branch-light; more
 /// by augmenting paths.
 fn fits(masks: &[u16], set: u16) -> bool {
-    let n = masks.len();
-    if n > 5 {
-        return masks.iter().all(|&m| m & set != 0) && has_matching(masks, set);
-    }
-    let mut seen = [0u16; 32];
-    for group in 1..1usize << n {
-        let u = seen[group & (group - 1)] | masks[group.trailing_zeros() as usize] & set;
-        if DIGITS[usize::from(u)] < DIGITS[group] {
-            return false;
+    // Two or more digits of the set.
+    let two = |u: u16| u & u.wrapping_sub(1) != 0;
+    match *masks {
+        [] => true,
+        [a] => a & set != 0,
+        [a, b] => {
+            let (x, y) = (a & set, b & set);
+            x != 0 && y != 0 && x | y == set
         }
-        seen[group] = u;
+        [a, b, c] => {
+            let (x, y, z) = (a & set, b & set, c & set);
+            x != 0 && y != 0 && z != 0 && two(x | y) && two(x | z) && two(y | z) && x | y | z == set
+        }
+        [..] if masks.len() <= 5 => {
+            let mut seen = [0u16; 32];
+            for group in 1..1usize << masks.len() {
+                let u = seen[group & (group - 1)] | masks[group.trailing_zeros() as usize] & set;
+                if DIGITS[usize::from(u)] < DIGITS[group] {
+                    return false;
+                }
+                seen[group] = u;
+            }
+            true
+        }
+        [..] => masks.iter().all(|&m| m & set != 0) && has_matching(masks, set),
     }
-    true
 }
 
 /// Removes `bit` from the cells of `unit` outside `keep`; whether anything changed.
@@ -520,7 +543,7 @@ fn remove_outside(
     let mut changed = false;
     for &o in unit {
         let o = o as usize;
-        if keep >> o & 1 == 0 && b.cand[o] & bit != 0 {
+        if b.cand[o] & bit != 0 && keep >> o & 1 == 0 {
             narrow(b, dirty, o, b.cand[o] & !bit)?;
             changed = true;
         }
