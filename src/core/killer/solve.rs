@@ -517,6 +517,29 @@ fn fits(masks: &[u16], set: u16) -> bool {
             let (x, y, z) = (a & set, b & set, c & set);
             x != 0 && y != 0 && z != 0 && two(x | y) && two(x | z) && two(y | z) && x | y | z == set
         }
+        [a, b, c, d] => {
+            let (x, y, z, w) = (a & set, b & set, c & set, d & set);
+            let three = |u: u16| DIGITS[usize::from(u)] >= 3;
+            x != 0
+                && y != 0
+                && z != 0
+                && w != 0
+                && two(x | y)
+                && two(x | z)
+                && two(x | w)
+                && two(y | z)
+                && two(y | w)
+                && two(z | w)
+                && three(x | y | z)
+                && three(x | y | w)
+                && three(x | z | w)
+                && three(y | z | w)
+                && x | y | z | w == set
+        }
+        // Each cell in turn the lowest digit it can still take: when that
+        // works (wide masks, nearly always) it is a matching, found without
+        // the search for one.
+        [..] if greedy(masks, set) => true,
         [..] if masks.len() <= 5 => {
             let mut seen = [0u16; 32];
             for group in 1..1usize << masks.len() {
@@ -530,6 +553,20 @@ fn fits(masks: &[u16], set: u16) -> bool {
         }
         [..] => masks.iter().all(|&m| m & set != 0) && has_matching(masks, set),
     }
+}
+
+/// Whether giving each cell in turn the lowest digit of `set` it can still
+/// take gives every cell one.
+fn greedy(masks: &[u16], set: u16) -> bool {
+    let mut free = set;
+    for &m in masks {
+        let options = m & free;
+        if options == 0 {
+            return false;
+        }
+        free ^= options & options.wrapping_neg();
+    }
+    true
 }
 
 /// Removes `bit` from the cells of `unit` outside `keep`; whether anything changed.
