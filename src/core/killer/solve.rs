@@ -413,17 +413,21 @@ fn bits(mut set: u128) -> impl Iterator<Item = usize> {
 /// with one place goes there; whether anything changed.
 fn unit_singles(u: usize, b: &mut Board, dirty: &mut Dirty) -> Result<bool, Conflict> {
     let unit = &UNITS[u];
-    let (mut once, mut twice) = (0u16, 0u16);
+    let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
     for &c in unit {
         let m = b.cand[c as usize];
         twice |= once & m;
         once |= m;
+        if m & m.wrapping_sub(1) == 0 {
+            placed |= m;
+        }
     }
     if once != 0x1ff {
         return Err(Conflict::Unit(u, (!once & 0x1ff).trailing_zeros()));
     }
     let mut changed = false;
-    let mut single = once & !twice;
+    // A placed digit is its own only place: nothing to do for it.
+    let mut single = once & !twice & !placed;
     while single != 0 {
         let bit = single & single.wrapping_neg();
         single ^= bit;
