@@ -1,17 +1,22 @@
 //! Throughput of the isomorph canonical forms: classic minlex over corpus
-//! files (default: the classic corpora under tests/data), each timed for the
-//! fast search and the reference one in the same run and checked equal, then
-//! Killer over puzzles built from the krazydad sample.
+//! files (default: the classic corpora under tests/data), then Killer over
+//! puzzles built from a krazydad CSV (default: the sample under tests/data).
+//! Each is timed for the fast search and the reference one in the same run
+//! and checked equal.
 //!
-//! Run: `cargo bench --bench canon -- [path ...]`. One core; classic
-//! figures printed as puzzles per second (best of three alternating rounds)
-//! so runs can be compared; the ratio of the two classic figures is the one
-//! to trust on a busy machine.
+//! Run: `cargo bench --bench canon -- [--killer=CSV] [--killer-only]
+//! [path ...]`. One core; figures printed as puzzles per second (best of
+//! three alternating rounds) so runs can be compared; the ratio of the two
+//! figures is the one to trust on a busy machine. `--killer=CSV` takes any
+//! file with krazydad's columns, e.g. the shared
+//! `krazydad_intermediate_8000.csv`; `--killer-only` skips the classic part.
 //!
-//! `--fast-only` runs the fast classic search once per file and nothing
-//! else, for instruction counts: e.g. `valgrind --tool=callgrind
+//! `--fast-only` runs each fast search once and nothing else, for
+//! instruction counts: e.g. `valgrind --tool=callgrind
 //! --toggle-collect='*canon::sudoku::sudoku' target/release/deps/canon-*
-//! --fast-only FILE`, then divide the total by the puzzles printed.
+//! --fast-only FILE` (or `--toggle-collect='*canon::killer::killer'
+//! ... --fast-only --killer-only --killer=CSV`), then divide the total by
+//! the puzzles printed.
 
 use std::time::Instant;
 
@@ -33,7 +38,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if paths.is_empty() {
         paths = DEFAULT.iter().map(|p| p.to_string()).collect();
     }
-    if std::env::args().any(|a| a == "--fast-only") {
+    let flag = |name: &str| std::env::args().any(|a| a == name);
+    if flag("--killer-only") {
+        paths.clear();
+    }
+    let killer_path = std::env::args()
+        .find_map(|a| a.strip_prefix("--killer=").map(str::to_string))
+        .unwrap_or_else(|| KILLER.to_string());
+    let killers = killer_puzzles(&std::fs::read_to_string(&killer_path)?);
+    if flag("--fast-only") {
         for path in &paths {
             let puzzles = classic_puzzles(path)?;
             let mut forms = 0;
@@ -42,29 +55,40 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
             println!("classic fast only: {forms} puzzles from {path}");
         }
+        let mut forms = 0;
+        for k in &killers {
+            forms += usize::from(!canon::killer(k)?.is_empty());
+        }
+        println!("killer fast only: {forms} puzzles from {killer_path}");
         return Ok(());
     }
     for path in &paths {
-        classic(path)?;
+        compare(
+            "classic",
+            path,
+            &classic_puzzles(path)?,
+            [canon::sudoku, canon::sudoku_reference],
+        )?;
     }
-    let killers = killer_puzzles(&std::fs::read_to_string(KILLER)?);
-    let start = Instant::now();
-    for k in &killers {
-        canon::killer(k)?;
-    }
-    let secs = start.elapsed().as_secs_f64();
-    println!(
-        "killer: {} puzzles from {KILLER} in {secs:.3} s = {:.0} per second",
-        killers.len(),
-        killers.len() as f64 / secs
-    );
-    Ok(())
+    compare(
+        "killer",
+        &killer_path,
+        &killers,
+        [canon::killer, canon::killer_reference],
+    )
 }
 
-/// Time both classic searches over one corpus file and check they agree.
-fn classic(path: &str) -> Result<(), Box<dyn std::error::Error>> {
-    let puzzles = classic_puzzles(path)?;
-    let time = |f: fn(&str) -> Result<String, canon::CanonError>| {
+type Form = fn(&str) -> Result<String, canon::CanonError>;
+
+/// Time the fast and the reference search over one corpus and check they
+/// agree.
+fn compare(
+    kind: &str,
+    path: &str,
+    puzzles: &[String],
+    [fast_form, slow_form]: [Form; 2],
+) -> Result<(), Box<dyn std::error::Error>> {
+    let time = |f: Form| {
         let start = Instant::now();
         let forms: Result<Vec<String>, _> = puzzles.iter().map(|p| f(p)).collect();
         (forms, puzzles.len() as f64 / start.elapsed().as_secs_f64())
@@ -74,15 +98,15 @@ fn classic(path: &str) -> Result<(), Box<dyn std::error::Error>> {
     let (mut fast_rate, mut slow_rate) = (0f64, 0f64);
     let (mut fast, mut slow) = (Vec::new(), Vec::new());
     for _ in 0..3 {
-        let (forms, rate) = time(canon::sudoku);
+        let (forms, rate) = time(fast_form);
         (fast, fast_rate) = (forms?, fast_rate.max(rate));
-        let (forms, rate) = time(canon::sudoku_reference);
+        let (forms, rate) = time(slow_form);
         (slow, slow_rate) = (forms?, slow_rate.max(rate));
     }
     let differ = fast.iter().zip(&slow).filter(|(a, b)| a != b).count();
     let distinct: std::collections::HashSet<_> = fast.iter().collect();
     println!(
-        "classic: {} puzzles from {path}: {fast_rate:.0}/s, reference {slow_rate:.0}/s, \
+        "{kind}: {} puzzles from {path}: {fast_rate:.0}/s, reference {slow_rate:.0}/s, \
          x{:.2} ({} distinct forms, {differ} differ from the reference)",
         puzzles.len(),
         fast_rate / slow_rate,

@@ -18,6 +18,8 @@ use std::cmp::Ordering;
 
 use super::{CanonError, cell_at};
 
+mod reference;
+
 const FORMAT: &str = "killer legacy";
 /// Colour characters in the order the recolouring hands them out.
 const COLOURS: &[u8; 35] = b"123456789abcdefghijklmnopqrstuvwxyz";
@@ -38,43 +40,154 @@ const COLOURS: &[u8; 35] = b"123456789abcdefghijklmnopqrstuvwxyz";
 /// byte order, compared whole. Digits are never relabelled: sums would change.
 pub fn killer(givens: &str) -> Result<String, CanonError> {
     let puzzle = Puzzle::parse(givens)?;
-    let views = [puzzle.clone(), puzzle.transposed()];
-    let mut best: Vec<u8> = Vec::new();
-    let mut cand = Vec::with_capacity(givens.len());
-    let mut crowded = None;
+    let transposed = puzzle.transposed();
     // The transposed view's rows are the original columns and vice versa.
     let row_orders = line_orders(&puzzle.row_masks(), &puzzle.lines(|l, k| l * 9 + k));
     let col_orders = line_orders(&puzzle.col_masks(), &puzzle.lines(|l, k| k * 9 + l));
-    for (view, rows, cols) in [
-        (&views[0], &row_orders, &col_orders),
-        (&views[1], &col_orders, &row_orders),
+    // Which cages touch depends on the row order only through the links
+    // across consecutive rows, and on the column order only through those
+    // across consecutive columns: each is built once per order instead of
+    // once per pair. The transposed view sees the same links with the roles
+    // swapped, and keeps the cage numbers.
+    let row_links = puzzle.links(&row_orders, |l, k| l * 9 + k);
+    let col_links = puzzle.links(&col_orders, |l, k| k * 9 + l);
+    let mut search = Search::new(givens.len());
+    for (view, rows, cols, row_links, col_links) in [
+        (&puzzle, &row_orders, &col_orders, &row_links, &col_links),
+        (
+            &transposed,
+            &col_orders,
+            &row_orders,
+            &col_links,
+            &row_links,
+        ),
     ] {
-        for r in rows {
-            for c in cols {
-                cand.clear();
-                match view.write(r, c, &best, &mut cand) {
-                    Written::Greater => {}
-                    Written::TooManyColours(cell) => {
-                        crowded.get_or_insert(cell);
-                    }
-                    // Connectivity last: it is the dearer test and most
-                    // candidates lose on their first row.
-                    Written::Done => {
-                        if (best.is_empty() || cand < best) && view.keeps_cages(r, c) {
-                            std::mem::swap(&mut best, &mut cand);
-                        }
-                    }
-                }
+        for (r, r_links) in rows.iter().zip(row_links.chunks_exact(puzzle.cages)) {
+            for (c, c_links) in cols.iter().zip(col_links.chunks_exact(puzzle.cages)) {
+                search.offer(view, r, c, r_links, c_links);
             }
         }
     }
     // Only a puzzle no map can recolour in 35 colours is left without a form.
-    if best.is_empty() {
+    if search.best.is_empty() {
         return Err(CanonError::Colours {
-            cell: cell_at(crowded.unwrap_or(0)),
+            cell: cell_at(search.crowded.unwrap_or(0)),
         });
     }
-    Ok(best.into_iter().map(char::from).collect())
+    // Always ASCII, so the conversion cannot fail.
+    Ok(String::from_utf8(search.best).unwrap_or_default())
+}
+
+/// The least string so far and the scratch space to build candidates in.
+struct Search {
+    best: Vec<u8>,
+    cand: Vec<u8>,
+    /// The first cell where a candidate needed a 36th colour: the error's
+    /// position if no map can be written at all.
+    crowded: Option<usize>,
+    /// The candidate's layout chars, valid up to where it was abandoned.
+    layout: [u8; 81],
+    /// Colour index per cage; valid only for cages in the coloured set.
+    colour: [u8; 81],
+    /// The cells where each cage first appears, in order.
+    firsts: [u8; 81],
+}
+
+impl Search {
+    fn new(len: usize) -> Search {
+        Search {
+            best: Vec::with_capacity(len),
+            cand: Vec::with_capacity(len),
+            crowded: None,
+            layout: [0; 81],
+            colour: [0; 81],
+            firsts: [0; 81],
+        }
+    }
+
+    /// Write the layout of `view` under (`rows`, `cols`) one char at a time,
+    /// colouring each cage when it first appears from the links of the two
+    /// orders, and stop at the first char that sorts after the best form.
+    /// Sums, digits and the connectivity test only for one that wins.
+    fn offer(
+        &mut self,
+        view: &Puzzle,
+        rows: &[u8; 9],
+        cols: &[u8; 9],
+        row_links: &[u128],
+        col_links: &[u128],
+    ) {
+        let mut coloured = 0u128;
+        let mut firsts = 0;
+        // While the layout so far equals the best one, a greater char loses.
+        let mut tied = !self.best.is_empty();
+        for (i, &row) in rows.iter().enumerate() {
+            let line = &view.cage_of[usize::from(row) * 9..][..9];
+            for (j, &col) in cols.iter().enumerate() {
+                let cell = i * 9 + j;
+                let cage = usize::from(line[usize::from(col)]);
+                if coloured >> cage & 1 == 0 {
+                    let mut taken = 0u64;
+                    let mut near = (row_links[cage] | col_links[cage]) & coloured;
+                    while near != 0 {
+                        taken |= 1 << self.colour[near.trailing_zeros() as usize];
+                        near &= near - 1;
+                    }
+                    let c = taken.trailing_ones() as usize;
+                    if c >= COLOURS.len() {
+                        self.crowded.get_or_insert(cell);
+                        return;
+                    }
+                    self.colour[cage] = c as u8;
+                    coloured |= 1 << cage;
+                    self.firsts[firsts] = cell as u8;
+                    firsts += 1;
+                }
+                let ch = COLOURS[usize::from(self.colour[cage])];
+                if tied {
+                    match ch.cmp(&self.best[cell]) {
+                        Ordering::Greater => return,
+                        Ordering::Less => tied = false,
+                        Ordering::Equal => {}
+                    }
+                }
+                self.layout[cell] = ch;
+            }
+        }
+        let cand = &mut self.cand;
+        cand.clear();
+        cand.extend_from_slice(&self.layout);
+        cand.push(b',');
+        let sums = cand.len();
+        cand.resize(sums + 162, b'0');
+        for &cell in &self.firsts[..firsts] {
+            let cell = usize::from(cell);
+            let source = usize::from(rows[cell / 9]) * 9 + usize::from(cols[cell % 9]);
+            let s = view.sums[usize::from(view.cage_of[source])];
+            cand[sums + 2 * cell] = b'0' + s / 10;
+            cand[sums + 2 * cell + 1] = b'0' + s % 10;
+        }
+        if let Some(d) = &view.digits {
+            cand.push(b',');
+            for &row in rows {
+                let line = &d[usize::from(row) * 9..][..9];
+                cand.extend(cols.iter().map(|&col| b'0' + line[usize::from(col)]));
+            }
+        }
+        // A layout that sorts before the best one wins whatever follows;
+        // an equal one is decided by sums and digits. Connectivity last: it
+        // is the dearer test.
+        if (self.best.is_empty() || !tied || *cand < self.best) && view.keeps_cages(rows, cols) {
+            std::mem::swap(&mut self.best, cand);
+        }
+    }
+}
+
+/// The same form computed by the original, slower search. Kept for the
+/// equivalence tests and the bench; not for production use.
+#[doc(hidden)]
+pub fn killer_reference(givens: &str) -> Result<String, CanonError> {
+    reference::killer(givens)
 }
 
 /// A parsed puzzle, cages numbered in order of first cell.
@@ -206,6 +319,27 @@ impl Puzzle {
         })
     }
 
+    /// For each line order, the cages that touch across consecutive lines,
+    /// as bit sets over cage numbers (`cages` sets per order). `cell(l, k)`
+    /// is the k-th cell of line l.
+    fn links(&self, orders: &[[u8; 9]], cell: impl Fn(usize, usize) -> usize) -> Vec<u128> {
+        let mut links = vec![0u128; orders.len() * self.cages];
+        for (order, near) in orders.iter().zip(links.chunks_exact_mut(self.cages)) {
+            for pair in order.windows(2) {
+                let (l, m) = (usize::from(pair[0]), usize::from(pair[1]));
+                for k in 0..9 {
+                    let a = usize::from(self.cage_of[cell(l, k)]);
+                    let b = usize::from(self.cage_of[cell(m, k)]);
+                    if a != b {
+                        near[a] |= 1 << b;
+                        near[b] |= 1 << a;
+                    }
+                }
+            }
+        }
+        links
+    }
+
     /// Whether every cage is still 4-connected when output cell (i, j) shows
     /// source cell (rows[i], cols[j]).
     fn keeps_cages(&self, rows: &[u8; 9], cols: &[u8; 9]) -> bool {
@@ -244,82 +378,6 @@ impl Puzzle {
             self.cage_of[usize::from(rows[i / 9]) * 9 + usize::from(cols[i % 9])]
         })
     }
-
-    /// Append the legacy string of the mapped puzzle: greedy colours, sums at
-    /// each cage's new first cell, digits moved along.
-    fn write(&self, rows: &[u8; 9], cols: &[u8; 9], bound: &[u8], out: &mut Vec<u8>) -> Written {
-        let img = self.image(rows, cols);
-        // Neighbouring cages, as bit sets over cage numbers (at most 81).
-        let mut neighbours = [0u128; 81];
-        for cell in 0..81 {
-            let mut link = |other: usize| {
-                let (a, b) = (usize::from(img[cell]), usize::from(img[other]));
-                if a != b {
-                    neighbours[a] |= 1 << b;
-                    neighbours[b] |= 1 << a;
-                }
-            };
-            if cell % 9 < 8 {
-                link(cell + 1);
-            }
-            if cell < 72 {
-                link(cell + 9);
-            }
-        }
-        let mut colour = [u8::MAX; 81];
-        let mut coloured = 0u128;
-        let mut sums_part = [b'0'; 162];
-        // While the layout so far equals the bound, a greater char loses.
-        let mut tied = !bound.is_empty();
-        for (cell, &cage) in img.iter().enumerate() {
-            let cage = usize::from(cage);
-            if colour[cage] == u8::MAX {
-                let mut taken = 0u64;
-                let mut near = neighbours[cage] & coloured;
-                while near != 0 {
-                    let n = near.trailing_zeros() as usize;
-                    taken |= 1 << colour[n];
-                    near &= near - 1;
-                }
-                let c = taken.trailing_ones() as usize;
-                if c >= COLOURS.len() {
-                    return Written::TooManyColours(cell);
-                }
-                colour[cage] = c as u8;
-                coloured |= 1 << cage;
-                let s = self.sums[cage];
-                sums_part[2 * cell] = b'0' + s / 10;
-                sums_part[2 * cell + 1] = b'0' + s % 10;
-            }
-            let ch = COLOURS[usize::from(colour[cage])];
-            if tied {
-                match ch.cmp(&bound[cell]) {
-                    Ordering::Greater => return Written::Greater,
-                    Ordering::Less => tied = false,
-                    Ordering::Equal => {}
-                }
-            }
-            out.push(ch);
-        }
-        out.push(b',');
-        out.extend_from_slice(&sums_part);
-        if let Some(d) = &self.digits {
-            out.push(b',');
-            for i in 0..81 {
-                out.push(b'0' + d[usize::from(rows[i / 9]) * 9 + usize::from(cols[i % 9])]);
-            }
-        }
-        Written::Done
-    }
-}
-
-/// How writing one mapped puzzle ended.
-enum Written {
-    Done,
-    /// Its layout already sorts after the bound: not written out.
-    Greater,
-    /// The recolouring needs a 36th colour at this cell: not representable.
-    TooManyColours(usize),
 }
 
 /// Cages: maximal 4-connected regions of one layout char, numbered in order
@@ -437,12 +495,20 @@ pub(super) mod tests {
             digits: None,
         };
         let identity: [u8; 9] = std::array::from_fn(|i| i as u8);
-        let mut out = Vec::new();
-        assert!(matches!(
-            puzzle.write(&identity, &identity, &[], &mut out),
-            Written::Done
-        ));
-        String::from_utf8(out).unwrap()
+        written(&puzzle, &identity, &identity)
+    }
+
+    /// The legacy string of `puzzle` moved by a map that keeps its cages.
+    fn written(puzzle: &Puzzle, rows: &[u8; 9], cols: &[u8; 9]) -> String {
+        let row_links = puzzle.links(&[*rows], |l, k| l * 9 + k);
+        let col_links = puzzle.links(&[*cols], |l, k| k * 9 + l);
+        let mut search = Search::new(326);
+        search.offer(puzzle, rows, cols, &row_links, &col_links);
+        assert!(
+            !search.best.is_empty(),
+            "map tears a cage or needs 36 colours"
+        );
+        String::from_utf8(search.best).unwrap()
     }
 
     pub fn krazydad(limit: usize) -> Vec<String> {
@@ -476,9 +542,7 @@ pub(super) mod tests {
             let r = rows[rng.below(rows.len())];
             let c = cols[rng.below(cols.len())];
             if view.keeps_cages(&r, &c) {
-                let mut out = Vec::new();
-                assert!(matches!(view.write(&r, &c, &[], &mut out), Written::Done));
-                return String::from_utf8(out).unwrap();
+                return written(&view, &r, &c);
             }
         }
     }

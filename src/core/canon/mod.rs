@@ -16,6 +16,8 @@ mod str8ts;
 mod sudoku;
 
 pub use killer::killer;
+#[doc(hidden)]
+pub use killer::killer_reference;
 pub use str8ts::str8ts;
 pub use sudoku::sudoku;
 #[doc(hidden)]
