@@ -51,20 +51,16 @@ pub fn killer(givens: &str) -> Result<String, CanonError> {
     // swapped, and keeps the cage numbers.
     let row_links = puzzle.links(&row_orders, |l, k| l * 9 + k);
     let col_links = puzzle.links(&col_orders, |l, k| k * 9 + l);
+    let (row_masks, col_masks) = (puzzle.row_masks(), puzzle.col_masks());
+    let row_straight: Vec<bool> = row_orders.iter().map(|o| straight(o, &row_masks)).collect();
+    let col_straight: Vec<bool> = col_orders.iter().map(|o| straight(o, &col_masks)).collect();
+    let rows = Orders::new(&row_orders, &row_links, &row_straight, puzzle.cages);
+    let cols = Orders::new(&col_orders, &col_links, &col_straight, puzzle.cages);
     let mut search = Search::new(givens.len());
-    for (view, rows, cols, row_links, col_links) in [
-        (&puzzle, &row_orders, &col_orders, &row_links, &col_links),
-        (
-            &transposed,
-            &col_orders,
-            &row_orders,
-            &col_links,
-            &row_links,
-        ),
-    ] {
-        for (r, r_links) in rows.iter().zip(row_links.chunks_exact(puzzle.cages)) {
-            for (c, c_links) in cols.iter().zip(col_links.chunks_exact(puzzle.cages)) {
-                search.offer(view, r, c, r_links, c_links);
+    for (view, rows, cols) in [(&puzzle, &rows, &cols), (&transposed, &cols, &rows)] {
+        for r in rows.iter() {
+            for c in cols.iter() {
+                search.offer(view, r, c);
             }
         }
     }
@@ -78,6 +74,44 @@ pub fn killer(givens: &str) -> Result<String, CanonError> {
     Ok(String::from_utf8(search.best).unwrap_or_default())
 }
 
+/// The line orders of one direction with what a candidate needs of each.
+struct Orders<'a> {
+    orders: &'a [[u8; 9]],
+    links: &'a [u128],
+    straight: &'a [bool],
+    cages: usize,
+}
+
+/// One line order: the lines, its links (one set per cage) and whether it
+/// is straight.
+#[derive(Clone, Copy)]
+struct Order<'a> {
+    lines: &'a [u8; 9],
+    links: &'a [u128],
+    straight: bool,
+}
+
+impl<'a> Orders<'a> {
+    fn new(orders: &'a [[u8; 9]], links: &'a [u128], straight: &'a [bool], cages: usize) -> Self {
+        Orders {
+            orders,
+            links,
+            straight,
+            cages,
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = Order<'a>> + '_ {
+        (self.orders.iter().zip(self.links.chunks_exact(self.cages)))
+            .zip(self.straight)
+            .map(|((lines, links), &straight)| Order {
+                lines,
+                links,
+                straight,
+            })
+    }
+}
+
 /// The least string so far and the scratch space to build candidates in.
 struct Search {
     best: Vec<u8>,
@@ -89,6 +123,8 @@ struct Search {
     layout: [u8; 81],
     /// Colour index per cage; valid only for cages in the coloured set.
     colour: [u8; 81],
+    /// Colour char per cage, 0 for a cage not yet coloured.
+    letter: [u8; 81],
     /// The cells where each cage first appears, in order.
     firsts: [u8; 81],
 }
@@ -101,6 +137,7 @@ impl Search {
             crowded: None,
             layout: [0; 81],
             colour: [0; 81],
+            letter: [0; 81],
             firsts: [0; 81],
         }
     }
@@ -109,14 +146,12 @@ impl Search {
     /// colouring each cage when it first appears from the links of the two
     /// orders, and stop at the first char that sorts after the best form.
     /// Sums, digits and the connectivity test only for one that wins.
-    fn offer(
-        &mut self,
-        view: &Puzzle,
-        rows: &[u8; 9],
-        cols: &[u8; 9],
-        row_links: &[u128],
-        col_links: &[u128],
-    ) {
+    fn offer(&mut self, view: &Puzzle, rows: Order, cols: Order) {
+        let (row_links, col_links) = (rows.links, cols.links);
+        let both_straight = rows.straight && cols.straight;
+        let (rows, cols) = (rows.lines, cols.lines);
+        // Uncoloured cages show 0; the set repeats it for masking links.
+        self.letter = [0; 81];
         let mut coloured = 0u128;
         let mut firsts = 0;
         // While the layout so far equals the best one, a greater char loses.
@@ -126,7 +161,7 @@ impl Search {
             for (j, &col) in cols.iter().enumerate() {
                 let cell = i * 9 + j;
                 let cage = usize::from(line[usize::from(col)]);
-                if coloured >> cage & 1 == 0 {
+                if self.letter[cage] == 0 {
                     let mut taken = 0u64;
                     let mut near = (row_links[cage] | col_links[cage]) & coloured;
                     while near != 0 {
@@ -139,11 +174,12 @@ impl Search {
                         return;
                     }
                     self.colour[cage] = c as u8;
+                    self.letter[cage] = COLOURS[c];
                     coloured |= 1 << cage;
                     self.firsts[firsts] = cell as u8;
                     firsts += 1;
                 }
-                let ch = COLOURS[usize::from(self.colour[cage])];
+                let ch = self.letter[cage];
                 if tied {
                     match ch.cmp(&self.best[cell]) {
                         Ordering::Greater => return,
@@ -177,7 +213,9 @@ impl Search {
         // A layout that sorts before the best one wins whatever follows;
         // an equal one is decided by sums and digits. Connectivity last: it
         // is the dearer test.
-        if (self.best.is_empty() || !tied || *cand < self.best) && view.keeps_cages(rows, cols) {
+        if (self.best.is_empty() || !tied || *cand < self.best)
+            && (both_straight || view.keeps_cages(rows, cols))
+        {
             std::mem::swap(&mut self.best, cand);
         }
     }
@@ -430,10 +468,44 @@ fn line_orders(masks: &[u16], content: &[[u16; 9]; 9]) -> Vec<[u8; 9]> {
     spans.dedup();
     let mut orders = Vec::new();
     extend_order(&spans, &mut [0; 9], 0, 0, &mut orders);
-    let picture = |o: &[u8; 9]| o.map(|line| content[usize::from(line)]);
+    // A picture compares as the ranks of its lines' contents among the nine
+    // do, so nine 4-bit ranks packed high to low sort and match like the
+    // whole picture at a fraction of the cost.
+    let mut distinct = *content;
+    distinct.sort_unstable();
+    let rank = content.map(|line| distinct.partition_point(|d| *d < line) as u64);
+    let picture = |o: &[u8; 9]| {
+        o.iter()
+            .fold(0u64, |key, &line| key << 4 | rank[usize::from(line)])
+    };
     orders.sort_unstable_by_key(picture);
     orders.dedup_by_key(|o| picture(o));
     orders
+}
+
+/// Whether `order` keeps the lines of every span (a cage's set of lines,
+/// contiguous in the source) in their source sequence or its reverse. If
+/// the row and the column order both do, each cage is moved by a
+/// reflection or translation of its bounding box, which keeps it connected:
+/// the union-find can be skipped. Spans of two lines always qualify.
+fn straight(order: &[u8; 9], masks: &[u16]) -> bool {
+    let mut at = [0u8; 9];
+    for (k, &line) in order.iter().enumerate() {
+        at[usize::from(line)] = k as u8;
+    }
+    masks.iter().filter(|m| m.count_ones() > 2).all(|&m| {
+        let lines = (0..9).filter(|l| m >> l & 1 == 1).map(|l| at[l]);
+        let (mut up, mut down) = (true, true);
+        let mut last = None;
+        for k in lines {
+            if let Some(prev) = last {
+                up &= k == prev + 1;
+                down &= k + 1 == prev;
+            }
+            last = Some(k);
+        }
+        up || down
+    })
 }
 
 /// Lay out lines from position `k` on, `used` the lines placed so far. A
@@ -444,7 +516,7 @@ fn extend_order(spans: &[u16], order: &mut [u8; 9], k: usize, used: u16, out: &m
         out.push(*order);
         return;
     }
-    let candidates = if k.is_multiple_of(3) {
+    let mut candidates = if k.is_multiple_of(3) {
         // Any line of a band not yet entered.
         (0..3)
             .filter(|b| used & (0b111 << (3 * b)) == 0)
@@ -453,18 +525,17 @@ fn extend_order(spans: &[u16], order: &mut [u8; 9], k: usize, used: u16, out: &m
         let band = usize::from(order[k - 1] / 3);
         0b111 << (3 * band) & !used
     };
-    for line in 0..9u8 {
-        let bit = 1u16 << line;
-        if candidates & bit == 0 {
-            continue;
+    // The next line must belong to every span entered and not finished.
+    for &s in spans {
+        if s & used != 0 && s & !used != 0 {
+            candidates &= s;
         }
-        let open_elsewhere = spans
-            .iter()
-            .any(|&s| s & used != 0 && s & !used != 0 && s & bit == 0);
-        if !open_elsewhere {
-            order[k] = line;
-            extend_order(spans, order, k + 1, used | bit, out);
-        }
+    }
+    while candidates != 0 {
+        let line = candidates.trailing_zeros();
+        candidates &= candidates - 1;
+        order[k] = line as u8;
+        extend_order(spans, order, k + 1, used | 1 << line, out);
     }
 }
 
@@ -503,7 +574,12 @@ pub(super) mod tests {
         let row_links = puzzle.links(&[*rows], |l, k| l * 9 + k);
         let col_links = puzzle.links(&[*cols], |l, k| k * 9 + l);
         let mut search = Search::new(326);
-        search.offer(puzzle, rows, cols, &row_links, &col_links);
+        let order = |lines, links| Order {
+            lines,
+            links,
+            straight: false,
+        };
+        search.offer(puzzle, order(rows, &row_links), order(cols, &col_links));
         assert!(
             !search.best.is_empty(),
             "map tears a cage or needs 36 colours"
