@@ -42,8 +42,10 @@ pub fn killer(givens: &str) -> Result<String, CanonError> {
     let puzzle = Puzzle::parse(givens)?;
     let transposed = puzzle.transposed();
     // The transposed view's rows are the original columns and vice versa.
-    let row_orders = line_orders(&puzzle.row_masks(), &puzzle.lines(|l, k| l * 9 + k));
-    let col_orders = line_orders(&puzzle.col_masks(), &puzzle.lines(|l, k| k * 9 + l));
+    let row_spans = puzzle.spans(|cell| cell / 9);
+    let col_spans = puzzle.spans(|cell| cell % 9);
+    let row_orders = line_orders(&row_spans, &puzzle.lines(|l, k| l * 9 + k));
+    let col_orders = line_orders(&col_spans, &puzzle.lines(|l, k| k * 9 + l));
     // Which cages touch depends on the row order only through the links
     // across consecutive rows, and on the column order only through those
     // across consecutive columns: each is built once per order instead of
@@ -51,9 +53,8 @@ pub fn killer(givens: &str) -> Result<String, CanonError> {
     // swapped, and keeps the cage numbers.
     let row_links = puzzle.links(&row_orders, |l, k| l * 9 + k);
     let col_links = puzzle.links(&col_orders, |l, k| k * 9 + l);
-    let (row_masks, col_masks) = (puzzle.row_masks(), puzzle.col_masks());
-    let row_straight: Vec<bool> = row_orders.iter().map(|o| straight(o, &row_masks)).collect();
-    let col_straight: Vec<bool> = col_orders.iter().map(|o| straight(o, &col_masks)).collect();
+    let row_straight: Vec<bool> = row_orders.iter().map(|o| row_spans.straight(o)).collect();
+    let col_straight: Vec<bool> = col_orders.iter().map(|o| col_spans.straight(o)).collect();
     let rows = Orders::new(&row_orders, &row_links, &row_straight, puzzle.cages);
     let cols = Orders::new(&col_orders, &col_links, &col_straight, puzzle.cages);
     let mut search = Search::new(givens.len());
@@ -329,21 +330,13 @@ impl Puzzle {
         }
     }
 
-    /// The rows each cage occupies, one 9-bit mask per cage.
-    fn row_masks(&self) -> Vec<u16> {
-        self.line_masks(|cell| cell / 9)
-    }
-
-    fn col_masks(&self) -> Vec<u16> {
-        self.line_masks(|cell| cell % 9)
-    }
-
-    fn line_masks(&self, line: impl Fn(usize) -> usize) -> Vec<u16> {
-        let mut masks = vec![0u16; self.cages];
+    /// The sets of lines (rows or columns, `line(cell)`) cages occupy.
+    fn spans(&self, line: impl Fn(usize) -> usize) -> Spans {
+        let mut masks = [0u16; 81];
         for (cell, &cage) in self.cage_of.iter().enumerate() {
             masks[usize::from(cage)] |= 1 << line(cell);
         }
-        masks
+        Spans::new(&masks[..self.cages])
     }
 
     /// What each row (or column) shows: cage and digit per cell. Two orders
@@ -359,19 +352,36 @@ impl Puzzle {
 
     /// For each line order, the cages that touch across consecutive lines,
     /// as bit sets over cage numbers (`cages` sets per order). `cell(l, k)`
-    /// is the k-th cell of line l.
+    /// is the k-th cell of line l. Orders share most of their pairs of
+    /// consecutive lines, so each pair's links are built once and an order
+    /// ORs together those of its eight pairs.
     fn links(&self, orders: &[[u8; 9]], cell: impl Fn(usize, usize) -> usize) -> Vec<u128> {
-        let mut links = vec![0u128; orders.len() * self.cages];
-        for (order, near) in orders.iter().zip(links.chunks_exact_mut(self.cages)) {
+        let n = self.cages;
+        let mut slot = [usize::MAX; 81];
+        let mut pairs: Vec<u128> = Vec::new();
+        let mut links = vec![0u128; orders.len() * n];
+        for (order, near) in orders.iter().zip(links.chunks_exact_mut(n)) {
             for pair in order.windows(2) {
-                let (l, m) = (usize::from(pair[0]), usize::from(pair[1]));
-                for k in 0..9 {
-                    let a = usize::from(self.cage_of[cell(l, k)]);
-                    let b = usize::from(self.cage_of[cell(m, k)]);
-                    if a != b {
-                        near[a] |= 1 << b;
-                        near[b] |= 1 << a;
+                let (l, m) = (
+                    usize::from(pair[0].min(pair[1])),
+                    usize::from(pair[0].max(pair[1])),
+                );
+                let at = &mut slot[l * 9 + m];
+                if *at == usize::MAX {
+                    *at = pairs.len();
+                    pairs.resize(pairs.len() + n, 0);
+                    let touch = &mut pairs[*at..];
+                    for k in 0..9 {
+                        let a = usize::from(self.cage_of[cell(l, k)]);
+                        let b = usize::from(self.cage_of[cell(m, k)]);
+                        if a != b {
+                            touch[a] |= 1 << b;
+                            touch[b] |= 1 << a;
+                        }
                     }
+                }
+                for (x, y) in near.iter_mut().zip(&pairs[*at..*at + n]) {
+                    *x |= y;
                 }
             }
         }
@@ -452,66 +462,96 @@ fn regions(layout: &[u8; 81]) -> ([u8; 81], usize, Vec<usize>) {
     (cage_of, count, first)
 }
 
+/// The distinct sets of lines the cages of one direction occupy, for the
+/// cages on two or more lines.
+struct Spans {
+    /// One 9-bit mask per span. A cage is connected, so each is an interval
+    /// of lines: at most 36 of them.
+    masks: Vec<u16>,
+    /// Per line, the spans that hold it, one bit per index in `masks`.
+    holding: [u64; 9],
+}
+
+impl Spans {
+    fn new(cage_masks: &[u16]) -> Spans {
+        let mut masks: Vec<u16> = cage_masks
+            .iter()
+            .copied()
+            .filter(|m| m & m.wrapping_sub(1) != 0)
+            .collect();
+        masks.sort_unstable();
+        masks.dedup();
+        debug_assert!(masks.len() <= 36, "spans are intervals");
+        let mut holding = [0u64; 9];
+        for (i, &m) in masks.iter().enumerate().take(64) {
+            for (line, h) in holding.iter_mut().enumerate() {
+                if m >> line & 1 == 1 {
+                    *h |= 1 << i;
+                }
+            }
+        }
+        Spans { masks, holding }
+    }
+
+    /// Whether `order` keeps the lines of every span in their source
+    /// sequence or its reverse. If the row and the column order both do,
+    /// each cage is moved by a reflection or translation of its bounding
+    /// box, which keeps it connected: the union-find can be skipped. Spans
+    /// of two lines always qualify.
+    fn straight(&self, order: &[u8; 9]) -> bool {
+        let mut at = [0u8; 9];
+        for (k, &line) in order.iter().enumerate() {
+            at[usize::from(line)] = k as u8;
+        }
+        self.masks.iter().all(|&m| {
+            let lo = m.trailing_zeros() as usize;
+            let hi = 15 - m.leading_zeros() as usize;
+            let pos = &at[lo..=hi];
+            pos.windows(2).all(|w| w[1] == w[0] + 1) || pos.windows(2).all(|w| w[1] + 1 == w[0])
+        })
+    }
+}
+
 /// The box-preserving line orders (band order, then order within each band)
 /// under which every cage's set of lines stays contiguous: the necessary
 /// condition for the cage to stay connected. Lines are rows or columns.
 /// Orders that lay out lines with the same content in the same sequence give
 /// the same picture, so only one of each is kept: this is what keeps puzzles
 /// whose cages never cross a line boundary from trying all 1296 orders.
-fn line_orders(masks: &[u16], content: &[[u16; 9]; 9]) -> Vec<[u8; 9]> {
-    let mut spans: Vec<u16> = masks
-        .iter()
-        .copied()
-        .filter(|m| m.count_ones() > 1)
-        .collect();
-    spans.sort_unstable();
-    spans.dedup();
+/// They come sorted by picture.
+fn line_orders(spans: &Spans, content: &[[u16; 9]; 9]) -> Vec<[u8; 9]> {
     let mut orders = Vec::new();
-    extend_order(&spans, &mut [0; 9], 0, 0, &mut orders);
+    extend_order(&spans.holding, &mut [0; 9], 0, 0, 0, &mut orders);
     // A picture compares as the ranks of its lines' contents among the nine
-    // do, so nine 4-bit ranks packed high to low sort and match like the
-    // whole picture at a fraction of the cost.
-    let mut distinct = *content;
-    distinct.sort_unstable();
-    let rank = content.map(|line| distinct.partition_point(|d| *d < line) as u64);
-    let picture = |o: &[u8; 9]| {
-        o.iter()
-            .fold(0u64, |key, &line| key << 4 | rank[usize::from(line)])
-    };
-    orders.sort_unstable_by_key(picture);
-    orders.dedup_by_key(|o| picture(o));
-    orders
+    // do (equal contents, equal ranks), so nine 4-bit ranks packed high to
+    // low sort and match like the whole picture at a fraction of the cost.
+    let rank = content.map(|line| content.iter().filter(|&other| *other < line).count() as u64);
+    let mut keyed: Vec<(u64, [u8; 9])> = orders
+        .into_iter()
+        .map(|o| {
+            let key = o
+                .iter()
+                .fold(0u64, |key, &line| key << 4 | rank[usize::from(line)]);
+            (key, o)
+        })
+        .collect();
+    keyed.sort_unstable();
+    keyed.dedup_by_key(|(key, _)| *key);
+    keyed.into_iter().map(|(_, o)| o).collect()
 }
 
-/// Whether `order` keeps the lines of every span (a cage's set of lines,
-/// contiguous in the source) in their source sequence or its reverse. If
-/// the row and the column order both do, each cage is moved by a
-/// reflection or translation of its bounding box, which keeps it connected:
-/// the union-find can be skipped. Spans of two lines always qualify.
-fn straight(order: &[u8; 9], masks: &[u16]) -> bool {
-    let mut at = [0u8; 9];
-    for (k, &line) in order.iter().enumerate() {
-        at[usize::from(line)] = k as u8;
-    }
-    masks.iter().filter(|m| m.count_ones() > 2).all(|&m| {
-        let lines = (0..9).filter(|l| m >> l & 1 == 1).map(|l| at[l]);
-        let (mut up, mut down) = (true, true);
-        let mut last = None;
-        for k in lines {
-            if let Some(prev) = last {
-                up &= k == prev + 1;
-                down &= k + 1 == prev;
-            }
-            last = Some(k);
-        }
-        up || down
-    })
-}
-
-/// Lay out lines from position `k` on, `used` the lines placed so far. A
-/// span (a cage's set of lines) once entered must be finished before any
-/// other line comes, which is contiguity checked one line at a time.
-fn extend_order(spans: &[u16], order: &mut [u8; 9], k: usize, used: u16, out: &mut Vec<[u8; 9]>) {
+/// Lay out lines from position `k` on, `used` the lines placed so far,
+/// `entered` the spans holding any of them. A span once entered must be
+/// finished before any other line comes, which is contiguity checked one
+/// line at a time.
+fn extend_order(
+    holding: &[u64; 9],
+    order: &mut [u8; 9],
+    k: usize,
+    used: u16,
+    entered: u64,
+    out: &mut Vec<[u8; 9]>,
+) {
     if k == 9 {
         out.push(*order);
         return;
@@ -525,17 +565,28 @@ fn extend_order(spans: &[u16], order: &mut [u8; 9], k: usize, used: u16, out: &m
         let band = usize::from(order[k - 1] / 3);
         0b111 << (3 * band) & !used
     };
-    // The next line must belong to every span entered and not finished.
-    for &s in spans {
-        if s & used != 0 && s & !used != 0 {
-            candidates &= s;
-        }
+    let mut unfinished = 0u64;
+    let mut rest = 0x1ff & !used;
+    while rest != 0 {
+        unfinished |= holding[rest.trailing_zeros() as usize];
+        rest &= rest - 1;
     }
+    // The next line must belong to every span entered and not finished.
+    let open = entered & unfinished;
     while candidates != 0 {
-        let line = candidates.trailing_zeros();
+        let line = candidates.trailing_zeros() as usize;
         candidates &= candidates - 1;
-        order[k] = line as u8;
-        extend_order(spans, order, k + 1, used | 1 << line, out);
+        if open & !holding[line] == 0 {
+            order[k] = line as u8;
+            extend_order(
+                holding,
+                order,
+                k + 1,
+                used | 1 << line,
+                entered | holding[line],
+                out,
+            );
+        }
     }
 }
 
@@ -612,8 +663,8 @@ pub(super) mod tests {
     fn random_disguise(s: &str, rng: &mut SplitMix) -> String {
         let p = Puzzle::parse(s).unwrap();
         let view = if rng.below(2) == 1 { p.transposed() } else { p };
-        let rows = line_orders(&view.row_masks(), &view.lines(|l, k| l * 9 + k));
-        let cols = line_orders(&view.col_masks(), &view.lines(|l, k| k * 9 + l));
+        let rows = line_orders(&view.spans(|i| i / 9), &view.lines(|l, k| l * 9 + k));
+        let cols = line_orders(&view.spans(|i| i % 9), &view.lines(|l, k| k * 9 + l));
         loop {
             let r = rows[rng.below(rows.len())];
             let c = cols[rng.below(cols.len())];
