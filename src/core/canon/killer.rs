@@ -592,6 +592,8 @@ fn extend_order(
 
 #[cfg(test)]
 pub(super) mod tests {
+    use proptest::prelude::*;
+
     use super::super::sudoku::tests::SplitMix;
     use super::*;
 
@@ -683,6 +685,285 @@ pub(super) mod tests {
         p.sums.iter().filter(|&&x| x != 0).count()
             + p.digits
                 .map_or(0, |d| d.iter().filter(|&&x| x != 0).count())
+    }
+
+    /// A legacy string for any layout: cages are its regions, `sum(cage,
+    /// first cell)` is written at each cage's first cell, digits appended.
+    fn legacy(
+        layout: &[u8; 81],
+        sum: impl Fn(usize, usize) -> u8,
+        digits: Option<&[u8; 81]>,
+    ) -> String {
+        let (cage_of, _, first) = regions(layout);
+        let mut out: String = layout.iter().map(|&b| char::from(b)).collect();
+        out.push(',');
+        for cell in 0..81 {
+            let cage = usize::from(cage_of[cell]);
+            let s = if first[cage] == cell {
+                sum(cage, cell)
+            } else {
+                0
+            };
+            out.push_str(&format!("{s:02}"));
+        }
+        if let Some(d) = digits {
+            out.push(',');
+            out.extend(d.iter().map(|&v| char::from(b'0' + v)));
+        }
+        out
+    }
+
+    fn assert_same_as_reference(s: &str) {
+        assert_eq!(killer(s), reference::killer(s), "{s}");
+    }
+
+    #[test]
+    fn the_fast_search_gives_the_reference_form_on_every_krazydad_puzzle_and_disguise() {
+        let mut rng = SplitMix(2024);
+        for p in krazydad(500) {
+            let form = killer(&p).unwrap();
+            assert_eq!(Ok(form.clone()), reference::killer(&p), "{p}");
+            let d = random_disguise(&p, &mut rng);
+            assert_eq!(killer(&d).unwrap(), form, "{p}\n{d}");
+            assert_same_as_reference(&d);
+        }
+    }
+
+    #[test]
+    fn the_fast_search_gives_the_reference_form_with_digits_and_missing_sums() {
+        let mut rng = SplitMix(77);
+        for p in krazydad(120) {
+            let b = p.as_bytes();
+            let layout: [u8; 81] = std::array::from_fn(|i| b[i]);
+            let old = |cell: usize| (b[82 + 2 * cell] - b'0') * 10 + (b[83 + 2 * cell] - b'0');
+            // Every third cage loses its sum; some cells get a digit.
+            let digits: [u8; 81] = std::array::from_fn(|_| {
+                if rng.below(4) == 0 {
+                    rng.below(9) as u8 + 1
+                } else {
+                    0
+                }
+            });
+            let sparse = legacy(
+                &layout,
+                |cage, cell| if cage % 3 == 0 { 0 } else { old(cell) },
+                None,
+            );
+            let with_digits = legacy(&layout, |_, cell| old(cell), Some(&digits));
+            let no_sums = legacy(&layout, |_, _| 0, Some(&digits));
+            for s in [sparse, with_digits, no_sums] {
+                assert_same_as_reference(&s);
+                let d = random_disguise(&s, &mut rng);
+                assert_eq!(killer(&d), killer(&s), "{s}\n{d}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_fast_search_gives_the_reference_form_on_odd_layouts() {
+        let at = |f: &dyn Fn(usize, usize) -> u8| -> [u8; 81] {
+            std::array::from_fn(|i| f(i / 9, i % 9))
+        };
+        let layouts = [
+            // One cage over the whole grid.
+            at(&|_, _| b'1'),
+            // Nine full rows; nine full columns.
+            at(&|r, _| b'1' + (r % 2) as u8),
+            at(&|_, c| b'1' + (c % 2) as u8),
+            // Two-by-two blocks straddling every band and stack boundary.
+            at(&|r, c| b'1' + ((r / 2 + c / 2) % 2) as u8),
+            // Tall strips of four rows and wide ones of four columns.
+            at(&|r, c| b'1' + ((r / 4) % 2 + 2 * ((c / 2) % 2)) as u8),
+            at(&|r, c| b'1' + ((c / 4) % 2 + 2 * ((r / 2) % 2)) as u8),
+            // Single cells in the first band, a big L below.
+            at(&|r, c| {
+                if r < 3 {
+                    b'1' + ((r + c) % 2) as u8
+                } else if r == 8 || c == 0 {
+                    b'a'
+                } else {
+                    b'b'
+                }
+            }),
+            // A plus through the centre across all bands and stacks.
+            at(&|r, c| {
+                if r == 4 || c == 4 {
+                    b'z'
+                } else {
+                    b'1' + ((r / 3 + c / 3) % 2) as u8
+                }
+            }),
+            // Diagonal staircase cages.
+            at(&|r, c| b'1' + ((r + c) / 2 % 3) as u8),
+            // A ring and its inside.
+            at(&|r, c| {
+                if r.min(c).min(8 - r).min(8 - c) == 1 {
+                    b'r'
+                } else {
+                    b'1' + ((r + c) % 2) as u8
+                }
+            }),
+        ];
+        for layout in &layouts {
+            let s = legacy(layout, |cage, _| (cage * 7 % 46) as u8, None);
+            assert_same_as_reference(&s);
+            let d = legacy(layout, |cage, _| (cage % 3) as u8 * 10, Some(&[3; 81]));
+            assert_same_as_reference(&d);
+        }
+    }
+
+    #[test]
+    fn single_cell_cages_beyond_64_give_the_reference_form() {
+        // 77 cages, more than a u64 holds: single cells but for four
+        // dominoes across band and stack boundaries, which leave a few
+        // hundred orders each way instead of 1296 (the reference would take
+        // seconds). Placed digits break the ties between equal pictures.
+        let mut layout: [u8; 81] = std::array::from_fn(|i| b'1' + ((i / 9 + i % 9) % 2) as u8);
+        for (a, b) in [(18, 27), (45, 54), (2, 3), (5, 6)] {
+            layout[a] = b'x';
+            layout[b] = b'x';
+        }
+        let digits: [u8; 81] =
+            std::array::from_fn(|i| [0, 5, 0, 0, 7, 0, 0, 0, 2][i % 9] * u8::from(i % 4 == 0));
+        let s = legacy(&layout, |cage, _| (cage % 10) as u8, Some(&digits));
+        assert_eq!(Puzzle::parse(&s).unwrap().cages, 77);
+        assert_same_as_reference(&s);
+    }
+
+    #[test]
+    fn malformed_strings_give_the_reference_error() {
+        let good = &krazydad(1)[0];
+        for s in [
+            good[..200].to_string(),
+            format!("0{}", &good[1..]),
+            format!("{};{}", &good[..81], &good[82..]),
+            format!("{}x{}", &good[..82], &good[83..]),
+            format!("{good},{}", "1".repeat(80)),
+            format!("{good},{}x", "1".repeat(80)),
+        ] {
+            assert_same_as_reference(&s);
+        }
+    }
+
+    /// The whole krazydad corpus against the reference. The shared corpora
+    /// are not on every machine: run with `cargo test --release --
+    /// --ignored`.
+    #[test]
+    #[ignore]
+    fn the_fast_search_gives_the_reference_form_on_the_8000_krazydad_corpus() {
+        let path = "/work/shared/corpora/killer/krazydad_intermediate_8000.csv";
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return;
+        };
+        let mut rng = SplitMix(8000);
+        let mut count = 0;
+        for line in text.lines().skip(1) {
+            let letters = &line.split(',').nth(5).unwrap()[1..82];
+            let hints: Vec<u8> = line
+                .split('"')
+                .nth(1)
+                .unwrap()
+                .split(',')
+                .map(|h| h.parse().unwrap())
+                .collect();
+            let p = from_krazydad(letters, &hints);
+            let form = killer(&p).unwrap();
+            assert_eq!(Ok(form.clone()), reference::killer(&p), "{p}");
+            let d = random_disguise(&p, &mut rng);
+            assert_eq!(killer(&d).unwrap(), form, "{p}\n{d}");
+            count += 1;
+        }
+        assert_eq!(count, 8000);
+    }
+
+    /// A layout drawn from a few letters: regions of every shape, often
+    /// crossing band and stack boundaries.
+    fn noisy_layout() -> impl Strategy<Value = [u8; 81]> {
+        (2u8..6, proptest::collection::vec(0u8..6, 81))
+            .prop_map(|(k, cells)| std::array::from_fn(|i| b'1' + cells[i] % k))
+    }
+
+    /// A layout of rectangles over random row and column cuts: few cages
+    /// per line, so many line orders survive and the pairs multiply.
+    fn blocky_layout() -> impl Strategy<Value = [u8; 81]> {
+        (
+            proptest::collection::vec(any::<bool>(), 16),
+            proptest::collection::vec(0u8..4, 100),
+        )
+            .prop_map(|(cuts, colours)| {
+                let group = |cut: &[bool], x: usize| cut[..x].iter().filter(|&&c| c).count();
+                std::array::from_fn(|i| {
+                    let (r, c) = (group(&cuts[..8], i / 9), group(&cuts[8..], i % 9));
+                    // Neighbouring blocks differ in parity, so each is a cage.
+                    b'1' + (2 * colours[r * 10 + c] + ((r + c) % 2) as u8)
+                })
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn the_fast_search_gives_the_reference_form_on_noisy_layouts(
+            layout in noisy_layout(),
+            sums in proptest::collection::vec(0u8..46, 81),
+            digits in proptest::option::of(proptest::collection::vec(0u8..10, 81)),
+        ) {
+            let digits = digits.map(|d| std::array::from_fn(|i| d[i]));
+            let s = legacy(&layout, |cage, _| sums[cage], digits.as_ref());
+            prop_assert_eq!(killer(&s), reference::killer(&s), "{}", s);
+        }
+
+        #[test]
+        fn the_fast_search_gives_the_reference_form_on_blocky_layouts(
+            layout in blocky_layout(),
+            sums in proptest::collection::vec(0u8..46, 81),
+            digits in proptest::option::of(proptest::collection::vec(0u8..10, 81)),
+        ) {
+            let digits = digits.map(|d| std::array::from_fn(|i| d[i]));
+            let s = legacy(&layout, |cage, _| sums[cage], digits.as_ref());
+            // Blocks of whole bands leave up to 1296 orders each way: the
+            // reference would spend seconds on one such layout.
+            prop_assume!(pairs(&s) <= 20_000);
+            prop_assert_eq!(killer(&s), reference::killer(&s), "{}", s);
+        }
+
+        #[test]
+        fn the_fast_search_gives_the_reference_form_on_mutated_krazydad_puzzles(
+            index in 0usize..500,
+            changes in proptest::collection::vec((0usize..81, 0u8..4), 1..12),
+            zeroed in proptest::collection::vec(any::<bool>(), 81),
+            seed in any::<u64>(),
+        ) {
+            let p = &KRAZYDAD.with(|k| k[index].clone());
+            let b = p.as_bytes();
+            let mut layout: [u8; 81] = std::array::from_fn(|i| b[i]);
+            // Recolour a few cells to a neighbour's char or a fresh one: cages
+            // merge, split and grow across boundaries.
+            for (cell, how) in changes {
+                let near = [cell.wrapping_sub(9), cell + 9, cell.wrapping_sub(1), cell + 1];
+                layout[cell] = match near.get(usize::from(how)).filter(|&&n| n < 81) {
+                    Some(&n) if how < 3 => layout[n],
+                    _ => b'z',
+                };
+            }
+            let s = legacy(&layout, |cage, _| if zeroed[cage] { 0 } else { (cage as u8 * 5) % 46 }, None);
+            prop_assert_eq!(killer(&s), reference::killer(&s), "{}", s);
+            let d = random_disguise(&s, &mut SplitMix(seed));
+            prop_assert_eq!(killer(&d), killer(&s), "{}\n{}", s, d);
+        }
+    }
+
+    /// How many (row order, column order) pairs the search tries per view.
+    fn pairs(s: &str) -> usize {
+        let p = Puzzle::parse(s).unwrap();
+        let rows = line_orders(&p.spans(|i| i / 9), &p.lines(|l, k| l * 9 + k));
+        let cols = line_orders(&p.spans(|i| i % 9), &p.lines(|l, k| k * 9 + l));
+        rows.len() * cols.len()
+    }
+
+    thread_local! {
+        static KRAZYDAD: Vec<String> = krazydad(500);
     }
 
     #[test]
