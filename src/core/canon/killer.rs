@@ -697,8 +697,8 @@ pub(super) mod tests {
         let (cage_of, _, first) = regions(layout);
         let mut out: String = layout.iter().map(|&b| char::from(b)).collect();
         out.push(',');
-        for cell in 0..81 {
-            let cage = usize::from(cage_of[cell]);
+        for (cell, &cage) in cage_of.iter().enumerate() {
+            let cage = usize::from(cage);
             let s = if first[cage] == cell {
                 sum(cage, cell)
             } else {
