@@ -357,31 +357,36 @@ impl Puzzle {
     /// ORs together those of its eight pairs.
     fn links(&self, orders: &[[u8; 9]], cell: impl Fn(usize, usize) -> usize) -> Vec<u128> {
         let n = self.cages;
-        let mut slot = [usize::MAX; 81];
-        let mut pairs: Vec<u128> = Vec::new();
+        // Per pair of lines, where its (cage, neighbours) entries start and
+        // end in `entries`: a dozen cages at most meet across one boundary,
+        // so ORing these touches far fewer sets than all `cages`.
+        const UNBUILT: (usize, usize) = (usize::MAX, 0);
+        let mut slot = [UNBUILT; 81];
+        let mut entries: Vec<(u8, u128)> = Vec::new();
         let mut links = vec![0u128; orders.len() * n];
         for (order, near) in orders.iter().zip(links.chunks_exact_mut(n)) {
             for pair in order.windows(2) {
-                let (l, m) = (
-                    usize::from(pair[0].min(pair[1])),
-                    usize::from(pair[0].max(pair[1])),
-                );
+                let (l, m) = (pair[0].min(pair[1]), pair[0].max(pair[1]));
+                let (l, m) = (usize::from(l), usize::from(m));
                 let at = &mut slot[l * 9 + m];
-                if *at == usize::MAX {
-                    *at = pairs.len();
-                    pairs.resize(pairs.len() + n, 0);
-                    let touch = &mut pairs[*at..];
+                if *at == UNBUILT {
+                    let start = entries.len();
                     for k in 0..9 {
-                        let a = usize::from(self.cage_of[cell(l, k)]);
-                        let b = usize::from(self.cage_of[cell(m, k)]);
+                        let a = self.cage_of[cell(l, k)];
+                        let b = self.cage_of[cell(m, k)];
                         if a != b {
-                            touch[a] |= 1 << b;
-                            touch[b] |= 1 << a;
+                            for (x, y) in [(a, b), (b, a)] {
+                                match entries[start..].iter_mut().find(|e| e.0 == x) {
+                                    Some(e) => e.1 |= 1 << y,
+                                    None => entries.push((x, 1 << y)),
+                                }
+                            }
                         }
                     }
+                    *at = (start, entries.len());
                 }
-                for (x, y) in near.iter_mut().zip(&pairs[*at..*at + n]) {
-                    *x |= y;
+                for &(x, set) in entries.get(at.0..at.1).unwrap_or_default() {
+                    near[usize::from(x)] |= set;
                 }
             }
         }
@@ -474,20 +479,26 @@ struct Spans {
 
 impl Spans {
     fn new(cage_masks: &[u16]) -> Spans {
-        let mut masks: Vec<u16> = cage_masks
-            .iter()
-            .copied()
-            .filter(|m| m & m.wrapping_sub(1) != 0)
-            .collect();
-        masks.sort_unstable();
-        masks.dedup();
-        debug_assert!(masks.len() <= 36, "spans are intervals");
+        // Mark each interval (first line, last line) once; reading the marks
+        // back gives them distinct and sorted without a sort.
+        let mut seen = 0u128;
+        for &m in cage_masks {
+            if m & m.wrapping_sub(1) != 0 {
+                let lo = m.trailing_zeros();
+                let hi = 15 - m.leading_zeros();
+                seen |= 1 << (lo * 9 + hi);
+            }
+        }
+        let mut masks = Vec::with_capacity(seen.count_ones() as usize);
         let mut holding = [0u64; 9];
-        for (i, &m) in masks.iter().enumerate().take(64) {
-            for (line, h) in holding.iter_mut().enumerate() {
-                if m >> line & 1 == 1 {
-                    *h |= 1 << i;
-                }
+        while seen != 0 {
+            let at = seen.trailing_zeros();
+            seen &= seen - 1;
+            let (lo, hi) = (at / 9, at % 9);
+            let bit = 1u64 << masks.len();
+            masks.push((0x1ffu16 >> (8 - (hi - lo))) << lo);
+            for h in &mut holding[lo as usize..=hi as usize] {
+                *h |= bit;
             }
         }
         Spans { masks, holding }
