@@ -53,10 +53,8 @@ pub fn killer(givens: &str) -> Result<String, CanonError> {
     // swapped, and keeps the cage numbers.
     let row_links = puzzle.links(&row_orders, |l, k| l * 9 + k);
     let col_links = puzzle.links(&col_orders, |l, k| k * 9 + l);
-    let row_straight: Vec<bool> = row_orders.iter().map(|o| row_spans.straight(o)).collect();
-    let col_straight: Vec<bool> = col_orders.iter().map(|o| col_spans.straight(o)).collect();
-    let rows = Orders::new(&row_orders, &row_links, &row_straight, puzzle.cages);
-    let cols = Orders::new(&col_orders, &col_links, &col_straight, puzzle.cages);
+    let rows = Orders::new(&row_orders, &row_links, &row_spans, puzzle.cages);
+    let cols = Orders::new(&col_orders, &col_links, &col_spans, puzzle.cages);
     let mut search = Search::new(givens.len());
     for (view, rows, cols) in [(&puzzle, &rows, &cols), (&transposed, &cols, &rows)] {
         for r in rows.iter() {
@@ -79,37 +77,38 @@ pub fn killer(givens: &str) -> Result<String, CanonError> {
 struct Orders<'a> {
     orders: &'a [[u8; 9]],
     links: &'a [u128],
-    straight: &'a [bool],
+    spans: &'a Spans,
     cages: usize,
 }
 
-/// One line order: the lines, its links (one set per cage) and whether it
-/// is straight.
+/// One line order: the lines, its links (one set per cage) and the spans
+/// of its direction, read only for a candidate that wins.
 #[derive(Clone, Copy)]
 struct Order<'a> {
     lines: &'a [u8; 9],
     links: &'a [u128],
-    straight: bool,
+    spans: &'a Spans,
 }
 
 impl<'a> Orders<'a> {
-    fn new(orders: &'a [[u8; 9]], links: &'a [u128], straight: &'a [bool], cages: usize) -> Self {
+    fn new(orders: &'a [[u8; 9]], links: &'a [u128], spans: &'a Spans, cages: usize) -> Self {
         Orders {
             orders,
             links,
-            straight,
+            spans,
             cages,
         }
     }
 
     fn iter(&self) -> impl Iterator<Item = Order<'a>> + '_ {
-        (self.orders.iter().zip(self.links.chunks_exact(self.cages)))
-            .zip(self.straight)
-            .map(|((lines, links), &straight)| Order {
+        let spans = self.spans;
+        (self.orders.iter().zip(self.links.chunks_exact(self.cages))).map(move |(lines, links)| {
+            Order {
                 lines,
                 links,
-                straight,
-            })
+                spans,
+            }
+        })
     }
 }
 
@@ -126,8 +125,8 @@ struct Search {
     colour: [u8; 81],
     /// Colour char per cage, 0 for a cage not yet coloured.
     letter: [u8; 81],
-    /// The cells where each cage first appears, in order.
-    firsts: [u8; 81],
+    /// The cells where each cage first appears, in order, and its sum.
+    firsts: [(u8, u8); 81],
 }
 
 impl Search {
@@ -139,7 +138,7 @@ impl Search {
             layout: [0; 81],
             colour: [0; 81],
             letter: [0; 81],
-            firsts: [0; 81],
+            firsts: [(0, 0); 81],
         }
     }
 
@@ -149,7 +148,7 @@ impl Search {
     /// Sums, digits and the connectivity test only for one that wins.
     fn offer(&mut self, view: &Puzzle, rows: Order, cols: Order) {
         let (row_links, col_links) = (rows.links, cols.links);
-        let both_straight = rows.straight && cols.straight;
+        let (row_spans, col_spans) = (rows.spans, cols.spans);
         let (rows, cols) = (rows.lines, cols.lines);
         // Uncoloured cages show 0; the set repeats it for masking links.
         self.letter = [0; 81];
@@ -177,7 +176,7 @@ impl Search {
                     self.colour[cage] = c as u8;
                     self.letter[cage] = COLOURS[c];
                     coloured |= 1 << cage;
-                    self.firsts[firsts] = cell as u8;
+                    self.firsts[firsts] = (cell as u8, view.sums[cage]);
                     firsts += 1;
                 }
                 let ch = self.letter[cage];
@@ -197,10 +196,8 @@ impl Search {
         cand.push(b',');
         let sums = cand.len();
         cand.resize(sums + 162, b'0');
-        for &cell in &self.firsts[..firsts] {
+        for &(cell, s) in &self.firsts[..firsts] {
             let cell = usize::from(cell);
-            let source = usize::from(rows[cell / 9]) * 9 + usize::from(cols[cell % 9]);
-            let s = view.sums[usize::from(view.cage_of[source])];
             cand[sums + 2 * cell] = b'0' + s / 10;
             cand[sums + 2 * cell + 1] = b'0' + s % 10;
         }
@@ -215,7 +212,8 @@ impl Search {
         // an equal one is decided by sums and digits. Connectivity last: it
         // is the dearer test.
         if (self.best.is_empty() || !tied || *cand < self.best)
-            && (both_straight || view.keeps_cages(rows, cols))
+            && ((row_spans.straight(rows) && col_spans.straight(cols))
+                || view.keeps_cages(rows, cols))
         {
             std::mem::swap(&mut self.best, cand);
         }
@@ -638,12 +636,17 @@ pub(super) mod tests {
         let row_links = puzzle.links(&[*rows], |l, k| l * 9 + k);
         let col_links = puzzle.links(&[*cols], |l, k| k * 9 + l);
         let mut search = Search::new(326);
-        let order = |lines, links| Order {
+        let (row_spans, col_spans) = (puzzle.spans(|i| i / 9), puzzle.spans(|i| i % 9));
+        let order = |lines, links, spans| Order {
             lines,
             links,
-            straight: false,
+            spans,
         };
-        search.offer(puzzle, order(rows, &row_links), order(cols, &col_links));
+        search.offer(
+            puzzle,
+            order(rows, &row_links, &row_spans),
+            order(cols, &col_links, &col_spans),
+        );
         assert!(
             !search.best.is_empty(),
             "map tears a cage or needs 36 colours"
