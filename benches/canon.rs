@@ -18,9 +18,13 @@
 //! ... --fast-only --killer-only --killer=CSV`), then divide the total by
 //! the puzzles printed.
 
+use std::path::Path;
 use std::time::Instant;
 
 use sudoku_archive::core::canon;
+use sudoku_archive::core::killer::Killer;
+
+mod common;
 
 const DEFAULT: &[&str] = &[
     "tests/data/classic/17clue_royle_first2000.txt",
@@ -45,7 +49,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let killer_path = std::env::args()
         .find_map(|a| a.strip_prefix("--killer=").map(str::to_string))
         .unwrap_or_else(|| KILLER.to_string());
-    let killers = killer_puzzles(&std::fs::read_to_string(&killer_path)?);
+    let killers: Vec<String> = common::read_krazydad(Path::new(&killer_path), usize::MAX)
+        .iter()
+        .map(Killer::to_legacy)
+        .collect();
     if flag("--fast-only") {
         for path in &paths {
             let puzzles = classic_puzzles(path)?;
@@ -128,60 +135,4 @@ fn classic_puzzles(path: &str) -> Result<Vec<String>, Box<dyn std::error::Error>
         .filter_map(|l| l.get(..81))
         .map(|l| l.replace('.', "0"))
         .collect())
-}
-
-/// Legacy Killer strings from krazydad rows: cage letters (after the leading
-/// `K`) give the layout, the hint list gives the sums in letter order.
-fn killer_puzzles(csv: &str) -> Vec<String> {
-    csv.lines()
-        .skip(1)
-        .filter_map(|line| {
-            let letters = line.split(',').nth(5)?.get(1..82)?;
-            let hints = line.split('"').nth(1)?;
-            let sums: Vec<u32> = hints.split(',').filter_map(|h| h.parse().ok()).collect();
-            legacy(letters.as_bytes(), &sums)
-        })
-        .collect()
-}
-
-/// Greedy recolouring, the rule the format's canonical form uses: cages in
-/// order of first cell, each the first colour no coloured neighbour has.
-fn legacy(letters: &[u8], sums: &[u32]) -> Option<String> {
-    const COLOURS: &[u8] = b"123456789abcdefghijklmnopqrstuvwxyz";
-    let mut order: Vec<u8> = Vec::new();
-    for &l in letters {
-        if !order.contains(&l) {
-            order.push(l);
-        }
-    }
-    let mut colour = vec![usize::MAX; order.len()];
-    let mut layout = String::new();
-    let mut sum_part = String::new();
-    for &l in letters {
-        let cage = order.iter().position(|&o| o == l)?;
-        if colour[cage] == usize::MAX {
-            let taken: Vec<usize> = (0..81)
-                .filter(|&o| letters[o] == l)
-                .flat_map(|o| {
-                    let (r, c) = (o / 9, o % 9);
-                    [
-                        (r > 0).then(|| o - 9),
-                        (r < 8).then_some(o + 9),
-                        (c > 0).then(|| o - 1),
-                        (c < 8).then_some(o + 1),
-                    ]
-                })
-                .flatten()
-                .filter(|&n| letters[n] != l)
-                .filter_map(|n| order.iter().position(|&o| o == letters[n]))
-                .map(|n| colour[n])
-                .collect();
-            colour[cage] = (0..).find(|c| !taken.contains(c))?;
-            sum_part.push_str(&format!("{:02}", sums.get(cage)?));
-        } else {
-            sum_part.push_str("00");
-        }
-        layout.push(char::from(*COLOURS.get(colour[cage])?));
-    }
-    Some(format!("{layout},{sum_part}"))
 }

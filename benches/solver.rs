@@ -14,7 +14,6 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use sudoku_archive::core::killer::Killer;
 use sudoku_archive::core::puzzle::Status;
 use sudoku_archive::core::sudoku::count_solutions;
 
@@ -112,36 +111,11 @@ fn main() {
     }
 }
 
-/// The krazydad puzzles (SOURCES.md "killer/"): cage letters A-Z then a-z
-/// after a leading `K`, and the sums in letter order.
-fn read_killers(path: &std::path::Path, limit: usize) -> Vec<Killer> {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e} (set --corpora DIR)", path.display()));
-    text.lines()
-        .skip(1)
-        .take(limit)
-        .map(|line| {
-            let layout = line.split(',').nth(5).expect("puzz_color field");
-            let hints = line.split('"').nth(1).expect("quoted puzz_hint field");
-            let mut ids = [0u8; 81];
-            for (id, ch) in ids.iter_mut().zip(layout[1..].bytes()) {
-                *id = if ch.is_ascii_uppercase() {
-                    ch - b'A'
-                } else {
-                    26 + ch - b'a'
-                };
-            }
-            let sums: Vec<u8> = hints.split(',').map(|h| h.parse().expect("sum")).collect();
-            Killer::from_cages(&ids, &sums).expect("krazydad puzzle")
-        })
-        .collect()
-}
-
 /// Puzzles/s of `Killer::solve` and `Killer::analysis` over the krazydad file.
 fn killer(dir: &std::path::Path) {
     // `--killers N`: the first N only (e.g. under callgrind).
     let limit = common::flag("--killers").map_or(usize::MAX, |n| n.parse().expect("--killers N"));
-    let puzzles = read_killers(&dir.join("killer/krazydad_intermediate_8000.csv"), limit);
+    let puzzles = common::read_krazydad(&dir.join("killer/krazydad_intermediate_8000.csv"), limit);
     let unique = puzzles
         .iter()
         .filter(|k| matches!(k.solve(), Status::Unique(_)))

@@ -1,11 +1,13 @@
-//! Shared by the `import` and `solver` benchmarks: where the corpora are,
-//! how to read their classic puzzles, a tiny seeded PRNG, and the facts
+//! Shared by the benchmarks: where the corpora are, how to read their
+//! classic and krazydad Killer puzzles, a tiny seeded PRNG, and the facts
 //! (cores, commit) printed with every table so runs can be compared.
 
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use sudoku_archive::core::killer::Killer;
 
 /// The corpora folder: `--corpora DIR`, else `$SUDOKU_CORPORA`, else
 /// `/work/shared/corpora` (the benchmarks need it; the build and tests don't).
@@ -112,4 +114,31 @@ pub fn machine_line() -> String {
         })
         .unwrap_or_else(|| "unknown cpu".into());
     format!("cores: {cores}, commit: {commit}{dirty}, cpu: {cpu}")
+}
+
+/// The Killer puzzles of a CSV with krazydad's columns (SOURCES.md
+/// "killer/"): the cage letters of `puzz_color` (A-Z then a-z, after a
+/// leading `K`) and the sums of `puzz_hint` in letter order; the first
+/// `limit` rows.
+pub fn read_krazydad(path: &Path, limit: usize) -> Vec<Killer> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e} (set --corpora DIR)", path.display()));
+    text.lines()
+        .skip(1)
+        .take(limit)
+        .map(|line| {
+            let layout = line.split(',').nth(5).expect("puzz_color field");
+            let hints = line.split('"').nth(1).expect("quoted puzz_hint field");
+            let mut ids = [0u8; 81];
+            for (id, ch) in ids.iter_mut().zip(layout[1..].bytes()) {
+                *id = if ch.is_ascii_uppercase() {
+                    ch - b'A'
+                } else {
+                    26 + ch - b'a'
+                };
+            }
+            let sums: Vec<u8> = hints.split(',').map(|h| h.parse().expect("sum")).collect();
+            Killer::from_cages(&ids, &sums).expect("krazydad puzzle")
+        })
+        .collect()
 }
