@@ -21,6 +21,10 @@ use super::CELL;
 use super::board::Board;
 use super::compartment::{Compartment, Direction};
 
+mod search;
+
+use search::Layout;
+
 /// The 16 cells sharing a row or a column with each cell.
 const LINE_PEERS: [[u8; 16]; CELLS] = {
     let mut p = [[0u8; 16]; CELLS];
@@ -142,76 +146,34 @@ pub fn propagate(board: &Board) -> Result<Board, String> {
 
 /// Counts solutions, stopping at two, and keeps the solution when it is unique.
 pub fn solve(board: &Board) -> Solutions {
+    solve_counting(board).0
+}
+
+/// [`solve`] with the number of search nodes it visited.
+fn solve_counting(board: &Board) -> (Solutions, u64) {
     let rules = Rules::new(board);
     let mut cells = *board.masks();
     let mut spread = [false; CELLS];
     if let Err(c) = rules.propagate(&mut cells, &mut spread, ALL_DIRTY) {
-        return Solutions::Contradiction(rules.describe(c));
+        return (Solutions::Contradiction(rules.describe(c)), 0);
     }
     let mut found = None;
     let mut count = 0;
-    let mut nodes = 0;
-    rules.search(cells, spread, &mut count, &mut found, &mut nodes);
+    let bits = cells.map(Mask::bits);
+    let nodes = Layout::new(board.black()).count(&bits, &mut count, &mut found);
+    let found = found.map(|f| f.map(Mask::from_bits_truncate));
     if nodes > SEARCH_LIMIT && count < 2 {
-        return Solutions::GaveUp;
+        return (Solutions::GaveUp, nodes);
     }
-    match (count, found) {
+    let s = match (count, found) {
         (0, _) => Solutions::None,
         (1, Some(cells)) => Solutions::Unique(Box::new(board.with_masks(cells))),
         _ => Solutions::Multiple,
-    }
+    };
+    (s, nodes)
 }
 
 impl Rules<'_> {
-    /// Depth-first search over a propagated board, branching on the white
-    /// cell with the fewest candidates; stops once two solutions are known.
-    fn search(
-        &self,
-        cells: [Mask; CELLS],
-        spread: [bool; CELLS],
-        count: &mut u32,
-        found: &mut Option<[Mask; CELLS]>,
-        nodes: &mut u64,
-    ) {
-        *nodes += 1;
-        if *nodes > SEARCH_LIMIT {
-            return;
-        }
-        let mut best: Option<(usize, u32)> = None;
-        for (i, m) in cells.iter().enumerate() {
-            let n = m.len();
-            if !self.black[i] && n >= 2 && best.is_none_or(|(_, b)| n < b) {
-                best = Some((i, n));
-                if n == 2 {
-                    break;
-                }
-            }
-        }
-        let Some((i, _)) = best else {
-            // Propagation at its fixpoint checked every line and compartment,
-            // so a board with every white cell placed is a solution.
-            *count += 1;
-            if found.is_none() {
-                *found = Some(cells);
-            }
-            return;
-        };
-        for d in cells[i].digits() {
-            let mut next = cells;
-            let mut next_spread = spread;
-            next[i] = d.mask();
-            if self
-                .propagate(&mut next, &mut next_spread, self.member[i])
-                .is_ok()
-            {
-                self.search(next, next_spread, count, found, nodes);
-                if *count >= 2 || *nodes > SEARCH_LIMIT {
-                    return;
-                }
-            }
-        }
-    }
-
     /// Applies the rules until nothing changes. `spread` says which placed
     /// digits were already removed from their lines; `dirty` which
     /// compartments may have changed since their rule last ran.
@@ -387,8 +349,136 @@ fn augment(k: usize, allowed: &[u16], s: u16, visited: &mut u16, owner: &mut [u8
 }
 
 #[cfg(test)]
+mod reference;
+
+#[cfg(test)]
 mod tests {
     use super::*;
+
+    const REAL_LEGACY: &str = include_str!("../../../tests/data/str8ts/real_legacy.txt");
+
+    /// The real puzzles, as read.
+    fn real_boards() -> Vec<Board> {
+        REAL_LEGACY
+            .lines()
+            .filter_map(|l| l.split(' ').next())
+            .filter_map(|s| Board::parse(s).ok())
+            .collect()
+    }
+
+    /// The board `legacy` with its character `at` replaced by `c`, if it reads.
+    fn variant(legacy: &str, at: usize, c: u8) -> Option<Board> {
+        let mut b = legacy.as_bytes().to_vec();
+        *b.get_mut(at)? = c;
+        Board::parse(std::str::from_utf8(&b).ok()?).ok()
+    }
+
+    /// Real puzzles and variants of them: each given removed, each white
+    /// empty cell given each digit in turn (every fifth cell), each cell's
+    /// colour flipped.
+    fn variants() -> Vec<Board> {
+        let mut out = real_boards();
+        for line in REAL_LEGACY.lines() {
+            let legacy = line.split(' ').next().unwrap_or_default();
+            let b = legacy.as_bytes();
+            if b.len() != 162 {
+                continue;
+            }
+            for i in 0..CELLS {
+                if b[i] != b'0' {
+                    out.extend(variant(legacy, i, b'0'));
+                } else if b[81 + i] == b'0' && i % 5 == 0 {
+                    out.extend((b'1'..=b'9').filter_map(|d| variant(legacy, i, d)));
+                }
+                let flipped = if b[81 + i] == b'0' { b'1' } else { b'0' };
+                out.extend(variant(legacy, 81 + i, flipped));
+            }
+        }
+        out
+    }
+
+    fn agrees_with_the_reference(board: &Board) {
+        let root = propagate(board);
+        assert_eq!(root, reference::propagate(board), "{}", board.to_packed());
+        let (new, nodes) = solve_counting(board);
+        let (old, old_nodes) = reference::solve_counting(board);
+        assert_eq!(
+            new,
+            old,
+            "{} ({nodes} nodes, reference {old_nodes})",
+            board.to_packed()
+        );
+        if let Ok(root) = root {
+            assert_eq!(
+                solve(&root),
+                reference::solve(&root),
+                "{}",
+                root.to_packed()
+            );
+        }
+    }
+
+    #[test]
+    fn the_solver_agrees_with_the_reference_on_real_puzzles_and_their_variants() {
+        let boards = variants();
+        assert!(boards.len() > 1000, "{}", boards.len());
+        for board in &boards {
+            agrees_with_the_reference(board);
+        }
+    }
+
+    /// Microseconds per call of `f`, over enough calls to last about 20 ms.
+    fn micros(mut f: impl FnMut() -> u64) -> f64 {
+        let start = std::time::Instant::now();
+        let once = {
+            std::hint::black_box(f());
+            start.elapsed().as_secs_f64()
+        };
+        let reps = ((0.02 / once.max(1e-7)) as usize).clamp(1, 100_000);
+        let start = std::time::Instant::now();
+        for _ in 0..reps {
+            std::hint::black_box(f());
+        }
+        start.elapsed().as_secs_f64() * 1e6 / reps as f64
+    }
+
+    /// Per real puzzle: microseconds and search nodes of the reference solver
+    /// and of this one, taking turns in the same run (the machine is shared).
+    /// Run: `cargo test --release --lib str8ts_speed -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn str8ts_speed() {
+        let boards = real_boards();
+        let (mut total_old, mut total_new) = (0.0, 0.0);
+        println!("puzzle   old us  old nodes   new us  new nodes  ratio");
+        for (n, board) in boards.iter().enumerate() {
+            let Ok(root) = propagate(board) else { continue };
+            let old_nodes = reference::solve_counting(&root).1;
+            let new_nodes = solve_counting(&root).1;
+            let (mut old, mut new) = (0.0, 0.0);
+            for _ in 0..5 {
+                old += micros(|| {
+                    reference::solve_counting(
+                        &reference::propagate(board).unwrap_or_else(|_| root.clone()),
+                    )
+                    .1
+                });
+                new +=
+                    micros(|| solve_counting(&propagate(board).unwrap_or_else(|_| root.clone())).1);
+            }
+            let (old, new) = (old / 5.0, new / 5.0);
+            total_old += old;
+            total_new += new;
+            println!(
+                "{n:>6} {old:>8.1} {old_nodes:>10} {new:>8.1} {new_nodes:>10} {:>6.2}",
+                old / new
+            );
+        }
+        println!(
+            "total  {total_old:>8.1}            {total_new:>8.1}            {:>6.2}",
+            total_old / total_new
+        );
+    }
 
     fn bits(digits: &[u8]) -> u16 {
         digits
