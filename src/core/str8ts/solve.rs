@@ -44,11 +44,6 @@ const LINE_PEERS: [[u8; 16]; CELLS] = {
     p
 };
 
-/// The straight of `len` consecutive digits starting at `low` (1-based), as a mask.
-const fn straight(low: usize, len: usize) -> u16 {
-    ((1u16 << len) - 1) << (low - 1)
-}
-
 /// What the search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Solutions {
@@ -259,12 +254,11 @@ fn compartment(cells: &mut [Mask; CELLS], comp: &Compartment) -> Result<(), Loca
     let allowed = &allowed[..len];
     let mut union = 0u16;
     let mut needed = Mask::ALL.bits();
-    for low in 1..=10 - len {
-        let s = straight(low, len);
-        if fits(allowed, s) {
-            union |= s;
-            needed &= s;
-        }
+    let mut fit = [0u16; 9];
+    let n = search::fitting(allowed, &mut fit);
+    for &s in &fit[..n] {
+        union |= s;
+        needed &= s;
     }
     if union == 0 {
         return Err(Local::NoStraight);
@@ -306,46 +300,6 @@ fn line_outside(comp: &Compartment) -> impl Iterator<Item = usize> {
     (0..9)
         .filter(move |k| *k < from || *k > to)
         .map(move |k| if row { line * 9 + k } else { k * 9 + line })
-}
-
-/// Whether the cells (with candidate bits `allowed`) can hold the straight `s`
-/// exactly: a perfect matching of cells to its digits (Kuhn's augmenting
-/// paths; at most nine cells, so this is a few dozen steps).
-fn fits(allowed: &[u16], s: u16) -> bool {
-    let mut cover = 0u16;
-    for &a in allowed {
-        if a & s == 0 {
-            return false;
-        }
-        cover |= a & s;
-    }
-    if cover != s {
-        return false;
-    }
-    // owner[d] = 1 + the cell holding digit bit d, 0 for none.
-    let mut owner = [0u8; 9];
-    for k in 0..allowed.len() {
-        let mut visited = 0u16;
-        if !augment(k, allowed, s, &mut visited, &mut owner) {
-            return false;
-        }
-    }
-    true
-}
-
-fn augment(k: usize, allowed: &[u16], s: u16, visited: &mut u16, owner: &mut [u8; 9]) -> bool {
-    let mut free = allowed[k] & s & !*visited;
-    while free != 0 {
-        let bit = free.trailing_zeros() as usize;
-        free &= free - 1;
-        *visited |= 1 << bit;
-        let holder = usize::from(owner[bit]);
-        if holder == 0 || augment(holder - 1, allowed, s, visited, owner) {
-            owner[bit] = k as u8 + 1;
-            return true;
-        }
-    }
-    false
 }
 
 #[cfg(test)]
@@ -478,37 +432,5 @@ mod tests {
             "total  {total_old:>8.1}            {total_new:>8.1}            {:>6.2}",
             total_old / total_new
         );
-    }
-
-    fn bits(digits: &[u8]) -> u16 {
-        digits
-            .iter()
-            .filter_map(|&d| Digit::new(d))
-            .collect::<Mask>()
-            .bits()
-    }
-
-    #[test]
-    fn fits_needs_a_matching_not_just_cover() {
-        // cells {1,2},{1,2},{1,2,3}: straight 123 fits; {1},{1},{2,3} covers 123 but
-        // two cells want the 1.
-        let cases: [(&[&[u8]], u16, bool); 5] = [
-            (&[&[1, 2], &[1, 2], &[1, 2, 3]], straight(1, 3), true),
-            (&[&[1], &[1], &[2, 3]], straight(1, 3), false),
-            (&[&[4, 5], &[5, 6]], straight(4, 2), true),
-            (&[&[4, 5], &[5, 6]], straight(5, 2), true),
-            (&[&[4], &[6]], straight(4, 2), false),
-        ];
-        for (cells, s, want) in cases {
-            let allowed: Vec<u16> = cells.iter().map(|c| bits(c)).collect();
-            assert_eq!(fits(&allowed, s), want, "{cells:?} {s:b}");
-        }
-    }
-
-    #[test]
-    fn straights_are_consecutive_bits() {
-        assert_eq!(straight(1, 9), 0x1ff);
-        assert_eq!(straight(3, 2), 0b1100);
-        assert_eq!(straight(9, 1), 0x100);
     }
 }

@@ -256,7 +256,7 @@ impl Layout {
 
 /// The straights of `allowed.len()` digits the cells can hold, written to
 /// `out`; returns how many.
-fn fitting(allowed: &[u16], out: &mut [u16; 9]) -> usize {
+pub(super) fn fitting(allowed: &[u16], out: &mut [u16; 9]) -> usize {
     let len = allowed.len();
     // Bit `low - 1` set: the straight starting at `low` meets every cell.
     let mut lows = (1u16 << (10 - len)) - 1;
@@ -414,6 +414,77 @@ impl Work {
             self.push(c);
         } else {
             self.dirty |= lines_of(c);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bits(digits: &[u8]) -> u16 {
+        digits.iter().map(|&d| 1u16 << (d - 1)).sum()
+    }
+
+    /// The straight of `len` digits from `low`.
+    fn straight(low: usize, len: usize) -> u16 {
+        ((1u16 << len) - 1) << (low - 1)
+    }
+
+    #[test]
+    fn a_straight_fits_only_with_a_matching_not_just_a_cover() {
+        const ALL: &[u8] = &[1, 2, 3, 4, 5, 6, 7, 8, 9];
+        // {1},{1},{2,3} covers 123 but two cells want the 1.
+        let cases: [(&[&[u8]], &[u16]); 6] = [
+            (&[&[1, 2], &[1, 2], &[1, 2, 3]], &[straight(1, 3)]),
+            (&[&[1], &[1], &[2, 3]], &[]),
+            (&[&[4, 5], &[5, 6]], &[straight(4, 2), straight(5, 2)]),
+            (&[&[4], &[6]], &[]),
+            (
+                &[&[7], &[1, 2, 3, 4, 5, 6, 7, 8, 9]],
+                &[straight(6, 2), straight(7, 2)],
+            ),
+            (&[ALL; 9], &[straight(1, 9)]),
+        ];
+        for (cells, want) in cases {
+            let allowed: Vec<u16> = cells.iter().map(|c| bits(c)).collect();
+            let mut out = [0u16; 9];
+            let n = fitting(&allowed, &mut out);
+            assert_eq!(&out[..n], want, "{cells:?}");
+        }
+    }
+
+    #[test]
+    fn fitting_agrees_with_trying_every_assignment() {
+        // Every two- and three-cell compartment over digits 1..=5 with
+        // cells drawn from a small family of sets.
+        let sets: Vec<u16> = (1u16..32).filter(|m| m.count_ones() <= 2).collect();
+        for &a in &sets {
+            for &b in &sets {
+                for &c in &sets {
+                    let allowed = [a, b, c];
+                    let mut out = [0u16; 9];
+                    let n = fitting(&allowed, &mut out);
+                    let brute: Vec<u16> = (1..=7)
+                        .map(|low| straight(low, 3))
+                        .filter(|&s| {
+                            (0..3).any(|x| {
+                                (0..3).any(|y| {
+                                    let z = 3 - x - y;
+                                    x != y
+                                        && z != x
+                                        && z != y
+                                        && z < 3
+                                        && [x, y, z].iter().zip(&allowed).all(|(&k, &m)| {
+                                            m & (1 << (s.trailing_zeros() as usize + k)) != 0
+                                        })
+                                })
+                            })
+                        })
+                        .collect();
+                    assert_eq!(&out[..n], &brute[..], "{allowed:?}");
+                }
+            }
         }
     }
 }
