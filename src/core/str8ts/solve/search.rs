@@ -189,68 +189,168 @@ impl Layout {
     fn line(&self, cells: &mut Cells, l: usize, work: &mut Work) -> Result<(), Dead> {
         let runs = &self.runs[l];
         let line = &LINE_CELLS[l];
+        let mut allowed = [[0u16; 9]; 5];
         let mut fit = [[0u16; 9]; 5];
         let mut nfit = [0usize; 5];
+        // Digits of the compartment's placed cells, and whether any is open.
+        let mut placed = [0u16; 5];
+        let mut open = 0u8;
         for j in 0..runs.n {
             let (start, len) = runs.run[j];
             let (start, len) = (usize::from(start), usize::from(len));
-            let mut allowed = [0u16; 9];
             for k in 0..len {
-                allowed[k] = cells[usize::from(line[start + k])];
-            }
-            nfit[j] = fitting(&allowed[..len], &mut fit[j]);
-            if nfit[j] == 0 {
-                return Err(Dead);
-            }
-        }
-        let mut union = [0u16; 5];
-        let mut need = [0x1ffu16; 5];
-        if runs.n == 1 {
-            for s in &fit[0][..nfit[0]] {
-                union[0] |= s;
-                need[0] &= s;
-            }
-        } else {
-            let mut combos = Combos {
-                fit: &fit,
-                nfit: &nfit,
-                n: runs.n,
-                seen: [[0; 8]; 5],
-                good: [[0; 8]; 5],
-                union: &mut union,
-                need: &mut need,
-            };
-            if !combos.any(0, 0) {
-                return Err(Dead);
-            }
-        }
-        for j in 0..runs.n {
-            let (start, len) = runs.run[j];
-            let comp = &line[usize::from(start)..usize::from(start + len)];
-            for &c in comp {
-                let c = usize::from(c);
-                let m = cells[c];
-                if m & !union[j] != 0 {
-                    // A supported straight gives every cell a digit of it.
-                    work.narrow(cells, c, m & union[j]);
+                let m = cells[usize::from(line[start + k])];
+                allowed[j][k] = m;
+                if m & (m - 1) == 0 {
+                    placed[j] |= m;
+                } else {
+                    open |= 1 << j;
                 }
             }
-            let mut needed = need[j];
-            while needed != 0 {
-                let bit = needed & needed.wrapping_neg();
-                needed &= needed - 1;
-                let mut places = comp
-                    .iter()
-                    .map(|&c| usize::from(c))
-                    .filter(|&c| cells[c] & bit != 0);
-                match (places.next(), places.next()) {
-                    (None, _) => return Err(Dead),
-                    (Some(c), None) if cells[c] != bit => work.narrow(cells, c, bit),
-                    _ => {}
+            if open & (1 << j) == 0 {
+                // All placed (and distinct, by the spreading): the straight
+                // is theirs if they are consecutive.
+                let low = placed[j].trailing_zeros();
+                if placed[j] >> low != (1 << len) - 1 {
+                    return Err(Dead);
+                }
+                fit[j][0] = placed[j];
+                nfit[j] = 1;
+            } else {
+                nfit[j] = fitting(&allowed[j][..len], &mut fit[j]);
+                if nfit[j] == 0 {
+                    return Err(Dead);
+                }
+            }
+        }
+        let support = match runs.n {
+            1 => [(1 << nfit[0]) - 1, 0, 0, 0, 0],
+            2 => {
+                let mut support = [0u16; 5];
+                for t in 0..nfit[0] {
+                    for u in 0..nfit[1] {
+                        if fit[0][t] & fit[1][u] == 0 {
+                            support[0] |= 1 << t;
+                            support[1] |= 1 << u;
+                        }
+                    }
+                }
+                support
+            }
+            _ => {
+                let mut combos = Combos {
+                    fit: &fit,
+                    nfit: &nfit,
+                    n: runs.n,
+                    seen: [[0; 8]; 5],
+                    good: [[0; 8]; 5],
+                    support: [0; 5],
+                };
+                combos.any(0, 0);
+                combos.support
+            }
+        };
+        for j in 0..runs.n {
+            if support[j] == 0 {
+                return Err(Dead);
+            }
+            if open & (1 << j) == 0 {
+                continue;
+            }
+            let (start, len) = runs.run[j];
+            let comp = &line[usize::from(start)..usize::from(start + len)];
+            let allowed = &allowed[j][..comp.len()];
+            // Each cell keeps the digits it takes in some filling of some
+            // supported straight; a supported straight fills every cell, so
+            // none is left empty.
+            let mut keep = [0u16; 9];
+            let mut supported = support[j];
+            while supported != 0 {
+                let t = supported.trailing_zeros() as usize;
+                supported &= supported - 1;
+                matchable(allowed, fit[j][t], placed[j], &mut keep);
+            }
+            for (k, &c) in comp.iter().enumerate() {
+                let m = allowed[k] & keep[k];
+                if m != allowed[k] {
+                    work.narrow_by(cells, usize::from(c), m, l);
                 }
             }
         }
         Ok(())
+    }
+}
+
+/// Adds to `keep[k]` the digits of straight `s` that cell `k` takes in some
+/// filling of the cells with `s`, one digit each (`s` fits). A cell may take
+/// digit `d`, held by cell `h` in one filling, iff `h` can reach `k` along
+/// "can take the digit held by": then each cell on the way moves up one.
+fn matchable(allowed: &[u16], s: u16, placed: u16, keep: &mut [u16; 9]) {
+    let len = allowed.len();
+    // Placed cells keep their digit, which no other cell may take; the open
+    // cells share what is left of `s`.
+    let free = s & !placed;
+    let mut open = 0usize;
+    let mut last = 0;
+    for (k, &a) in allowed.iter().enumerate() {
+        if a & (a - 1) == 0 {
+            keep[k] |= a;
+        } else {
+            open += 1;
+            last = k;
+        }
+    }
+    if open == 1 {
+        keep[last] |= free;
+        return;
+    }
+    let mut owner = [0u8; 16];
+    let mut open_cells = 0u16;
+    for (k, &a) in allowed.iter().enumerate() {
+        if a & (a - 1) != 0 {
+            open_cells |= 1 << k;
+        }
+    }
+    fill(allowed, open_cells, free, &mut owner);
+    let mut mate = [0u16; 9];
+    for bit in 0..9 {
+        if free & (1 << bit) != 0 && owner[bit] != 0 {
+            mate[usize::from(owner[bit]) - 1] = 1 << bit;
+        }
+    }
+    // reach[k]: the cells k can reach, as a bit set over positions.
+    let mut reach = [0u16; 9];
+    for k in 0..len {
+        let mut other = allowed[k] & free & !mate[k];
+        while other != 0 {
+            let bit = other.trailing_zeros() as usize;
+            other &= other - 1;
+            reach[k] |= 1 << (usize::from(owner[bit]).wrapping_sub(1) & 15);
+        }
+    }
+    for m in 0..len {
+        for k in 0..len {
+            if reach[k] & (1 << m) != 0 {
+                reach[k] |= reach[m];
+            }
+        }
+    }
+    for k in 0..len {
+        let a = allowed[k];
+        if a & (a - 1) == 0 {
+            continue;
+        }
+        let mut can = mate[k];
+        let mut other = a & free & !mate[k];
+        while other != 0 {
+            let bit = other.trailing_zeros() as usize;
+            other &= other - 1;
+            let h = usize::from(owner[bit]).wrapping_sub(1) & 15;
+            if reach.get(h).is_some_and(|r| r & (1 << k) != 0) {
+                can |= 1 << bit;
+            }
+        }
+        keep[k] |= can;
     }
 }
 
@@ -304,13 +404,41 @@ fn matches(allowed: &[u16], s: u16) -> bool {
         return true;
     }
     let mut owner = [0u8; 16];
-    for k in 0..allowed.len() {
-        let m = allowed[k] & s;
-        if m & (m - 1) == 0 {
-            continue;
+    let mut open = 0u16;
+    for (k, &a) in allowed.iter().enumerate() {
+        let m = a & s;
+        if m & (m - 1) != 0 {
+            open |= 1 << k;
         }
-        let mut visited = taken;
-        if !augment(k, allowed, s & !taken, &mut visited, &mut owner) {
+    }
+    fill(allowed, open, s & !taken, &mut owner)
+}
+
+/// Gives each cell of `open` (positions) its own digit of `free`, recording
+/// in `owner[bit]` 1 + the cell holding each digit; false when impossible.
+/// Greedy first, which settles most cells; Kuhn's augmenting paths for the
+/// cells the greedy pass left without a digit.
+fn fill(allowed: &[u16], open: u16, free: u16, owner: &mut [u8; 16]) -> bool {
+    let mut used = 0u16;
+    let mut pending = 0u16;
+    let mut cells = open;
+    while cells != 0 {
+        let k = cells.trailing_zeros() as usize;
+        cells &= cells - 1;
+        let m = allowed.get(k).map_or(0, |a| a & free & !used);
+        if m == 0 {
+            pending |= 1 << k;
+        } else {
+            let bit = m.trailing_zeros() as usize;
+            used |= 1 << bit;
+            owner[bit] = k as u8 + 1;
+        }
+    }
+    while pending != 0 {
+        let k = pending.trailing_zeros() as usize;
+        pending &= pending - 1;
+        let mut visited = 0;
+        if !augment(k, allowed, free, &mut visited, owner) {
             return false;
         }
     }
@@ -342,13 +470,13 @@ struct Combos<'a> {
     n: usize,
     seen: [[u64; 8]; 5],
     good: [[u64; 8]; 5],
-    union: &'a mut [u16; 5],
-    need: &'a mut [u16; 5],
+    /// Bit `t` of entry `j`: straight `fit[j][t]` takes part in some choice.
+    support: [u16; 5],
 }
 
 impl Combos<'_> {
     /// Whether compartments `j..` can take disjoint straights avoiding `used`,
-    /// marking every straight that does in `union` and `need`.
+    /// marking every straight that does in `support`.
     fn any(&mut self, j: usize, used: u16) -> bool {
         if j == self.n {
             return true;
@@ -362,8 +490,7 @@ impl Combos<'_> {
             let s = self.fit[j][t];
             if s & used == 0 && self.any(j + 1, used | s) {
                 ok = true;
-                self.union[j] |= s;
-                self.need[j] &= s;
+                self.support[j] |= 1 << t;
             }
         }
         self.seen[j][word] |= bit;
@@ -400,6 +527,21 @@ impl Work {
             self.len += 1;
         }
         self.dirty |= lines_of(i);
+    }
+
+    /// [`Work::narrow`] by line `l`'s own rule, which is settled for `l`
+    /// afterwards (a rerun would find the same straights and fillings), so
+    /// only the cell's other line needs it again. A new single is still
+    /// spread: its digit leaves the other line.
+    fn narrow_by(&mut self, cells: &mut Cells, c: usize, m: u16, l: usize) {
+        cells[c] = m;
+        if m & (m - 1) == 0 {
+            if let Some(slot) = self.stack.get_mut(self.len) {
+                *slot = c as u8;
+                self.len += 1;
+            }
+        }
+        self.dirty |= lines_of(c) & !(1 << l);
     }
 
     fn pop(&mut self) -> Option<usize> {
