@@ -103,8 +103,15 @@ impl Layout {
     /// Counts solutions below a root fixpoint, stopping at two; keeps the
     /// first solution found. Returns the nodes visited.
     pub(super) fn count(&self, cells: &Cells, count: &mut u32, found: &mut Option<Cells>) -> u64 {
+        // The root rules' fixpoint is weaker than the search's: tighten it first.
+        let mut start = *cells;
+        let mut work = Work::new();
+        work.dirty = (1 << LINES) - 1;
+        if self.propagate(&mut start, work).is_err() {
+            return 1;
+        }
         let mut nodes = 0;
-        self.search(cells, count, found, &mut nodes);
+        self.search(&start, count, found, &mut nodes);
         nodes
     }
 
