@@ -72,9 +72,9 @@ pub(super) struct Layout {
 }
 
 /// The search found a contradiction; which one does not matter below the root.
-struct Dead;
+pub(super) struct Dead;
 
-type Cells = [u16; CELLS];
+pub(super) type Cells = [u16; CELLS];
 
 impl Layout {
     pub(super) fn new(black: &[bool; CELLS]) -> Layout {
@@ -156,6 +156,120 @@ impl Layout {
                 }
             }
         }
+    }
+
+    /// The root rules of FORMATS.md ("What propagate means"), brought to
+    /// their fixpoint with a worklist: singles leave their row and column;
+    /// a compartment keeps the digits of the straights that fit; a digit
+    /// every such straight needs goes to its only place and leaves the rest
+    /// of the line. The rules only ever remove candidates and each removal
+    /// stays justified after any other, so the fixpoint does not depend on
+    /// the order they run in: it is the one the reference order reaches.
+    /// Which contradiction comes first does depend on the order, so on
+    /// `Err` the caller reruns the rules in their reference order for the
+    /// message.
+    pub(super) fn root(&self, cells: &mut Cells) -> Result<(), Dead> {
+        let mut work = Work::new();
+        for (i, &m) in cells.iter().enumerate() {
+            if m == 0 && !self.black[i] {
+                return Err(Dead);
+            }
+            if m != 0 && m & (m - 1) == 0 {
+                work.push(i);
+            }
+        }
+        work.dirty = (1 << LINES) - 1;
+        loop {
+            while let Some(i) = work.pop() {
+                self.spread(cells, i, &mut work)?;
+            }
+            if work.dirty == 0 {
+                return Ok(());
+            }
+            let l = work.dirty.trailing_zeros() as usize;
+            work.dirty &= work.dirty - 1;
+            for j in 0..self.runs[l].n {
+                self.compartment(cells, l, j, &mut work)?;
+            }
+        }
+    }
+
+    /// The root's compartment rule on compartment `j` of line `l`.
+    fn compartment(
+        &self,
+        cells: &mut Cells,
+        l: usize,
+        j: usize,
+        work: &mut Work,
+    ) -> Result<(), Dead> {
+        let line = &LINE_CELLS[l];
+        let (start, len) = self.runs[l].run[j];
+        let (start, len) = (usize::from(start), usize::from(len));
+        let comp = &line[start..start + len];
+        let mut allowed = [0u16; 9];
+        for (a, &c) in allowed.iter_mut().zip(comp) {
+            *a = cells[usize::from(c)];
+        }
+        let mut fit = [0u16; 9];
+        let n = fitting(&allowed[..len], &mut fit);
+        let (mut union, mut needed) = (0u16, 0x1ffu16);
+        for &s in &fit[..n] {
+            union |= s;
+            needed &= s;
+        }
+        if union == 0 {
+            return Err(Dead);
+        }
+        for (k, &c) in comp.iter().enumerate() {
+            let m = allowed[k] & union;
+            if m != allowed[k] {
+                work.narrow(cells, usize::from(c), m);
+            }
+        }
+        if needed == 0 {
+            return Ok(());
+        }
+        // Digits held by one cell of the compartment, and by two or more.
+        let (mut once, mut twice) = (0u16, 0u16);
+        for &c in comp {
+            let m = cells[usize::from(c)];
+            twice |= once & m;
+            once |= m;
+        }
+        if needed & !once != 0 {
+            return Err(Dead);
+        }
+        let mut lonely = needed & !twice;
+        if lonely != 0 {
+            for &c in comp {
+                let c = usize::from(c);
+                let m = cells[c] & lonely;
+                if m != 0 {
+                    if m & (m - 1) != 0 {
+                        // One cell the only place for two needed digits.
+                        return Err(Dead);
+                    }
+                    lonely &= !m;
+                    if cells[c] != m {
+                        work.narrow(cells, c, m);
+                    }
+                }
+            }
+        }
+        // Taking the needed digits out of the rest of the line one by one
+        // fails exactly when a cell would be left with nothing.
+        for (k, &c) in line.iter().enumerate() {
+            let c = usize::from(c);
+            let m = cells[c];
+            if (k < start || k >= start + len) && m & needed != 0 {
+                let rest = m & !needed;
+                if rest == 0 {
+                    return Err(Dead);
+                }
+                work.narrow(cells, c, rest);
+            }
+        }
+        Ok(())
     }
 
     /// Spreads new singles and reruns dirty lines until nothing changes.
@@ -369,11 +483,7 @@ pub(super) fn fitting(allowed: &[u16], out: &mut [u16; 9]) -> usize {
     let mut lows = (1u16 << (10 - len)) - 1;
     let mut cover = 0u16;
     for &a in allowed {
-        let mut reach = a;
-        for t in 1..len {
-            reach |= a >> t;
-        }
-        lows &= reach;
+        lows &= reach_down(a, len);
         cover |= a;
     }
     let mut n = 0;
@@ -387,6 +497,18 @@ pub(super) fn fitting(allowed: &[u16], out: &mut [u16; 9]) -> usize {
         }
     }
     n
+}
+
+/// The bits of `a` spread down over `len` places: `a | a >> 1 | ... | a >> (len - 1)`.
+fn reach_down(a: u16, len: usize) -> u16 {
+    let mut r = a;
+    let mut w = 1;
+    while 2 * w <= len {
+        r |= r >> w;
+        w *= 2;
+    }
+    // `r` covers windows of `w`; one more shift covers the remaining `len - w`.
+    r | r >> (len - w)
 }
 
 /// Whether the cells can take the digits of `s` one each (every cell
@@ -542,11 +664,11 @@ impl Work {
     /// spread: its digit leaves the other line.
     fn narrow_by(&mut self, cells: &mut Cells, c: usize, m: u16, l: usize) {
         cells[c] = m;
-        if m & (m - 1) == 0 {
-            if let Some(slot) = self.stack.get_mut(self.len) {
-                *slot = c as u8;
-                self.len += 1;
-            }
+        if m & (m - 1) == 0
+            && let Some(slot) = self.stack.get_mut(self.len)
+        {
+            *slot = c as u8;
+            self.len += 1;
         }
         self.dirty |= lines_of(c) & !(1 << l);
     }
