@@ -366,6 +366,8 @@ mod tests {
         assert_eq!(root, reference::propagate(board), "{}", board.to_packed());
         let (new, nodes) = solve_counting(board);
         let (old, old_nodes) = reference::solve_counting(board);
+        // The same rules and the same branching: the same tree, node for node.
+        assert_eq!(nodes, old_nodes, "{}", board.to_packed());
         assert_eq!(
             new,
             old,
