@@ -291,16 +291,31 @@ pub(super) fn fitting(allowed: &[u16], out: &mut [u16; 9]) -> usize {
     // Bit `low - 1` set: the straight starting at `low` meets every cell.
     let mut lows = (1u16 << (10 - len)) - 1;
     let mut cover = 0u16;
+    let (mut placed, mut singles, mut open) = (0u16, 0, 0);
     for &a in allowed {
         lows &= reach_down(a, len);
         cover |= a;
+        if a & (a - 1) == 0 {
+            placed |= a;
+            singles += 1;
+        } else {
+            open += 1;
+        }
     }
+    if placed.count_ones() != singles {
+        // A digit placed twice: no straight fits.
+        return 0;
+    }
+    // With at most one open cell, a straight the cells cover holds the
+    // placed digits (they are in every window `lows` leaves) and gives the
+    // open cell the one digit left.
+    let easy = open <= 1;
     let mut n = 0;
     while lows != 0 {
         let low = lows.trailing_zeros() as usize;
         lows &= lows - 1;
         let s = ((1u16 << len) - 1) << low;
-        if cover & s == s && matches(allowed, s) {
+        if cover & s == s && (easy || matches(allowed, s)) {
             out[n] = s;
             n += 1;
         }
