@@ -44,6 +44,21 @@ const fn line_cell(l: usize, k: usize) -> usize {
     if l < 9 { l * 9 + k } else { k * 9 + (l - 9) }
 }
 
+/// The nine cells of each line, in order.
+const LINE_CELLS: [[u8; 9]; 18] = {
+    let mut t = [[0u8; 9]; 18];
+    let mut l = 0;
+    while l < 18 {
+        let mut k = 0;
+        while k < 9 {
+            t[l][k] = line_cell(l, k) as u8;
+            k += 1;
+        }
+        l += 1;
+    }
+    t
+};
+
 /// One compartment: its line, and its first position and length along it.
 #[derive(Clone, Copy, Default)]
 struct Run {
@@ -215,9 +230,10 @@ impl Layout {
             usize::from(run.start),
             usize::from(run.len),
         );
+        let line = &LINE_CELLS[l];
         let mut allowed = [0u16; 9];
-        for (p, a) in allowed.iter_mut().enumerate().take(len) {
-            *a = cells[line_cell(l, start + p)];
+        for (a, &c) in allowed.iter_mut().zip(&line[start..start + len]) {
+            *a = cells[usize::from(c)];
         }
         let mut fit = [0u16; 9];
         let n = fitting(&allowed[..len], &mut fit);
@@ -229,10 +245,10 @@ impl Layout {
         if union == 0 {
             return Err(Dead);
         }
-        for (p, &a) in allowed.iter().enumerate().take(len) {
+        for (&a, &c) in allowed.iter().zip(&line[start..start + len]) {
             if a & !union != 0 {
                 // A fitting straight meets every cell: nothing empties.
-                let c = line_cell(l, start + p);
+                let c = usize::from(c);
                 work.narrow(cells, c, a & union, self.member[c]);
             }
         }
@@ -241,8 +257,8 @@ impl Layout {
         }
         // Digits held by one cell of the compartment, and by two or more.
         let (mut once, mut twice) = (0u16, 0u16);
-        for p in start..start + len {
-            let m = cells[line_cell(l, p)];
+        for &c in &line[start..start + len] {
+            let m = cells[usize::from(c)];
             twice |= once & m;
             once |= m;
         }
@@ -250,11 +266,11 @@ impl Layout {
             return Err(Dead);
         }
         let mut lonely = needed & !twice;
-        for p in start..start + len {
+        for &c in &line[start..start + len] {
             if lonely == 0 {
                 break;
             }
-            let c = line_cell(l, p);
+            let c = usize::from(c);
             let m = cells[c] & lonely;
             if m != 0 {
                 if m & (m - 1) != 0 {
@@ -269,9 +285,12 @@ impl Layout {
         }
         // Taking the needed digits out of the rest of the line one by one
         // fails exactly when a cell would be left with nothing.
-        for p in (0..start).chain(start + len..9) {
-            let c = line_cell(l, p);
+        for (p, &c) in line.iter().enumerate() {
+            let c = usize::from(c);
             let m = cells[c];
+            if p >= start && p < start + len {
+                continue;
+            }
             if m & needed != 0 {
                 let rest = m & !needed;
                 if rest == 0 {
