@@ -9,12 +9,14 @@
 //! (propagation and the count up to 2) and the whole `Killer::analysis`
 //! (adding the identity and encoding), puzzles/s each, with no outside
 //! solver to compare against. `--file killer` measures only that, and
-//! `--killers N` only the first N puzzles.
+//! `--killers N` only the first N puzzles. Last, microseconds per
+//! analysis of each real Str8ts puzzle (`--file str8ts`).
 
 use std::hint::black_box;
 use std::time::Instant;
 
 use sudoku_archive::core::puzzle::Status;
+use sudoku_archive::core::str8ts;
 use sudoku_archive::core::sudoku::count_solutions;
 
 mod common;
@@ -109,6 +111,36 @@ fn main() {
     if only.as_deref().is_none_or(|o| o == "killer") {
         killer(&dir);
     }
+    if only.as_deref().is_none_or(|o| o == "str8ts") {
+        str8ts();
+    }
+}
+
+/// Microseconds per `str8ts::analyse` (propagation, then the count up to
+/// 2) of each real Str8ts puzzle: the project's own copy of all seven
+/// (tests/data/str8ts/real_legacy.txt), so no corpora are needed.
+fn str8ts() {
+    const REAL: &str = include_str!("../tests/data/str8ts/real_legacy.txt");
+    println!("{:<42} {:>10}", "str8ts (one line each)", "us/puzzle");
+    let mut total = 0.0;
+    for line in REAL.lines() {
+        let (puzzle, name) = line.split_once(" # ").expect("`<puzzle> # <source>` lines");
+        // At least 0.2 s of repeats, so the fast ones are timed too.
+        let mut reps = 1;
+        let secs = loop {
+            let secs = time(&[puzzle], reps, &mut |p| {
+                str8ts::analyse(p).expect("a real puzzle").encoding.len()
+            });
+            if secs >= 0.2 {
+                break secs;
+            }
+            reps *= 4;
+        };
+        let micros = secs * 1e6 / reps as f64;
+        total += micros;
+        println!("{name:<42} {micros:>10.1}");
+    }
+    println!("{:<42} {total:>10.1}", "all seven");
 }
 
 /// Puzzles/s of `Killer::solve` and `Killer::analysis` over the krazydad file.
