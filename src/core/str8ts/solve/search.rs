@@ -528,10 +528,10 @@ mod tests {
                         .map(|low| straight(low, 3))
                         .filter(|&s| {
                             (0..3).any(|x| {
-                                (0..3).any(|y| {
+                                // x != y first: 3 - x - y underflows for x = y = 2.
+                                (0..3).filter(|&y| y != x).any(|y| {
                                     let z = 3 - x - y;
-                                    x != y
-                                        && z != x
+                                    z != x
                                         && z != y
                                         && z < 3
                                         && [x, y, z].iter().zip(&allowed).all(|(&k, &m)| {
