@@ -41,6 +41,21 @@ const UNIT_BITS: [u128; 27] = {
     out
 };
 
+/// The peers of each cell as a bit set.
+const PEER_BITS: [u128; CELLS] = {
+    let mut out = [0u128; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let mut i = 0;
+        while i < 20 {
+            out[c] |= 1 << PEERS[c][i];
+            i += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
 /// Candidates of all cells (9-bit masks) and which placed cells have already
 /// been removed from their neighbours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,9 +162,12 @@ impl Solver {
         let mut lines = Vec::with_capacity(cages.len());
         let mut neighbours = [[0u8; 28]; CELLS];
         let mut neighbour_len = [0u8; CELLS];
+        // A cell's neighbours so far (itself included: never its own).
+        let mut around = [0u128; CELLS];
         for (c, peers) in PEERS.iter().enumerate() {
             neighbours[c][..20].copy_from_slice(peers);
             neighbour_len[c] = 20;
+            around[c] = PEER_BITS[c] | 1 << c;
         }
         for (cells, sum) in cages {
             let len = cells.len().min(9);
@@ -162,11 +180,17 @@ impl Solver {
             line.cells[..len].copy_from_slice(&cells[..len]);
             for &a in &line.cells[..len] {
                 line.bits |= 1 << a;
+            }
+            // Each cell's cage mates not yet among its neighbours, in the
+            // cage's order (which fixes the order deductions, and so the
+            // first conflict, are met in); a bit set, not a scan, says which.
+            for &a in &line.cells[..len] {
+                let a = a as usize;
                 for &b in &line.cells[..len] {
-                    let (a, b) = (a as usize, b as usize);
-                    let len = neighbour_len[a] as usize;
-                    if a != b && !neighbours[a][..len].contains(&(b as u8)) {
-                        neighbours[a][len] = b as u8;
+                    let (len, bit) = (neighbour_len[a] as usize, 1u128 << b);
+                    if around[a] & bit == 0 && len < 28 {
+                        around[a] |= bit;
+                        neighbours[a][len] = b;
                         neighbour_len[a] += 1;
                     }
                 }
