@@ -615,32 +615,32 @@ pub fn legacy_identity(s: &str) -> Option<String> {
         .map(|k| k.identity())
 }
 
+/// krazydad's CSV rows (SOURCES.md "killer/"), read for the tests of the
+/// Killer modules.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
+pub(crate) mod krazydad {
+    use crate::core::grid::CELLS;
 
-    /// The legacy real example of FORMATS.md "Killer Sudoku".
-    const EXAMPLE: &str = "212112111212112223213331443231221241134412231124133132322122212344411312111411312,171510200026110000000000000000000011000011000017160000001101060000090016110017000900000900001800160800040010160000001100002100001800001800140000080000000000000000";
-
-    const KRAZYDAD: &str =
+    /// The first 500 rows, the repository's own copy.
+    pub const FIRST500: &str =
         include_str!("../../tests/data/killer/krazydad_intermediate_first500.csv");
 
-    /// One krazydad row: cage ids by letter (A-Z then a-z), sums in letter order, solution.
-    struct Row {
-        ids: [u8; CELLS],
-        sums: Vec<u8>,
-        solved: String,
+    /// One row: each cell's cage letter (A-Z then a-z, as 0..52), the sums
+    /// in letter order, and the solution.
+    pub struct Row {
+        pub ids: [u8; CELLS],
+        pub sums: Vec<u8>,
+        pub solved: String,
     }
 
-    fn krazydad() -> Vec<Row> {
-        KRAZYDAD.lines().skip(1).map(krazydad_row).collect()
+    /// The rows of a krazydad CSV, its header skipped.
+    pub fn rows(text: &str) -> impl Iterator<Item = Row> + '_ {
+        text.lines().skip(1).map(row)
     }
 
-    fn krazydad_row(line: &str) -> Row {
+    pub fn row(line: &str) -> Row {
         let fields: Vec<&str> = line.splitn(6, ',').collect();
-        let rest = fields[5];
-        let (layout, rest) = rest.split_once(",\"").unwrap();
+        let (layout, rest) = fields[5].split_once(",\"").unwrap();
         let (hints, rest) = rest.split_once("\",").unwrap();
         let solved = rest.split(',').next().unwrap().to_string();
         let mut ids = [0u8; CELLS];
@@ -653,6 +653,20 @@ mod tests {
         }
         let sums = hints.split(',').map(|h| h.parse().unwrap()).collect();
         Row { ids, sums, solved }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use krazydad::{FIRST500, Row, rows};
+    use proptest::prelude::*;
+
+    /// The legacy real example of FORMATS.md "Killer Sudoku".
+    const EXAMPLE: &str = "212112111212112223213331443231221241134412231124133132322122212344411312111411312,171510200026110000000000000000000011000011000017160000001101060000090016110017000900000900001800160800040010160000001100002100001800001800140000080000000000000000";
+
+    fn krazydad() -> Vec<Row> {
+        rows(FIRST500).collect()
     }
 
     fn solution_fits_cages(k: &Killer, solution: &str) -> bool {
@@ -966,7 +980,7 @@ mod tests {
             noise in prop::collection::vec(0u16..512, 81),
             upper in any::<bool>(),
         ) {
-            let row = krazydad_row(KRAZYDAD.lines().nth(row + 1).unwrap());
+            let row = krazydad::row(FIRST500.lines().nth(row + 1).unwrap());
             let k = Killer::from_cages(&row.ids, &row.sums).unwrap();
             let colour = k.colour.map(|c| perm[usize::from(c - 1)]);
             // Each sum at some cell of its cage; candidates always hold the solution's

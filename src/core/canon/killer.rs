@@ -605,16 +605,16 @@ pub(super) mod tests {
 
     use super::super::sudoku::tests::SplitMix;
     use super::*;
+    use crate::core::killer::krazydad::{FIRST500, rows};
 
-    /// A legacy string from krazydad's row: cage letters (the leading `K`
-    /// dropped) and the hint sums in letter order, recoloured greedily.
-    pub fn from_krazydad(letters: &str, hints: &[u8]) -> String {
-        let layout: [u8; 81] = std::array::from_fn(|i| letters.as_bytes()[i]);
+    /// A legacy string from krazydad's row: cage letters as ids and the
+    /// sums in letter order, recoloured greedily.
+    pub fn from_krazydad(ids: &[u8; 81], hints: &[u8]) -> String {
         // Each letter is one cage; number them by first appearance so the
         // hints (in letter order) line up.
         let mut cage_of = [0u8; 81];
         let mut seen: Vec<u8> = Vec::new();
-        for (i, &l) in layout.iter().enumerate() {
+        for (i, &l) in ids.iter().enumerate() {
             let id = seen.iter().position(|&s| s == l).unwrap_or_else(|| {
                 seen.push(l);
                 seen.len() - 1
@@ -655,22 +655,9 @@ pub(super) mod tests {
     }
 
     pub fn krazydad(limit: usize) -> Vec<String> {
-        const CSV: &str =
-            include_str!("../../../tests/data/killer/krazydad_intermediate_first500.csv");
-        CSV.lines()
-            .skip(1)
+        rows(FIRST500)
             .take(limit)
-            .map(|line| {
-                let letters = &line.split(',').nth(5).unwrap()[1..82];
-                let hints: Vec<u8> = line
-                    .split('"')
-                    .nth(1)
-                    .unwrap()
-                    .split(',')
-                    .map(|h| h.parse().unwrap())
-                    .collect();
-                from_krazydad(letters, &hints)
-            })
+            .map(|r| from_krazydad(&r.ids, &r.sums))
             .collect()
     }
 
@@ -871,16 +858,8 @@ pub(super) mod tests {
         };
         let mut rng = SplitMix(8000);
         let mut count = 0;
-        for line in text.lines().skip(1) {
-            let letters = &line.split(',').nth(5).unwrap()[1..82];
-            let hints: Vec<u8> = line
-                .split('"')
-                .nth(1)
-                .unwrap()
-                .split(',')
-                .map(|h| h.parse().unwrap())
-                .collect();
-            let p = from_krazydad(letters, &hints);
+        for r in rows(&text) {
+            let p = from_krazydad(&r.ids, &r.sums);
             let form = killer(&p).unwrap();
             assert_eq!(Ok(form.clone()), reference::killer(&p), "{p}");
             let d = random_disguise(&p, &mut rng);

@@ -664,32 +664,13 @@ mod reference;
 mod tests {
     use super::*;
     use crate::core::killer::Killer;
+    use crate::core::killer::krazydad::{FIRST500, rows};
     use proptest::prelude::*;
 
-    const FIRST500: &str =
-        include_str!("../../../tests/data/killer/krazydad_intermediate_first500.csv");
-
-    /// The puzzles of a krazydad CSV (SOURCES.md "killer/"): cage letters
-    /// A-Z then a-z after a leading `K`, sums in letter order, the solution.
+    /// The puzzles of a krazydad CSV with their solutions.
     fn krazydad(text: &str) -> Vec<(Killer, String)> {
-        text.lines()
-            .skip(1)
-            .map(|line| {
-                let fields: Vec<&str> = line.splitn(6, ',').collect();
-                let (layout, rest) = fields[5].split_once(",\"").unwrap();
-                let (hints, rest) = rest.split_once("\",").unwrap();
-                let solved = rest.split(',').next().unwrap().to_string();
-                let mut ids = [0u8; CELLS];
-                for (id, ch) in ids.iter_mut().zip(layout[1..].bytes()) {
-                    *id = if ch.is_ascii_uppercase() {
-                        ch - b'A'
-                    } else {
-                        26 + ch - b'a'
-                    };
-                }
-                let sums: Vec<u8> = hints.split(',').map(|h| h.parse().unwrap()).collect();
-                (Killer::from_cages(&ids, &sums).unwrap(), solved)
-            })
+        rows(text)
+            .map(|r| (Killer::from_cages(&r.ids, &r.sums).unwrap(), r.solved))
             .collect()
     }
 

@@ -20,24 +20,7 @@
 use crate::core::grid::CELLS;
 use crate::core::puzzle::SEARCH_LIMIT;
 
-/// The 16 cells sharing a row or a column with each cell.
-const LINE_PEERS: [[u8; 16]; CELLS] = {
-    let mut p = [[0u8; 16]; CELLS];
-    let mut c = 0;
-    while c < CELLS {
-        let mut n = 0;
-        let mut o = 0;
-        while o < CELLS {
-            if o != c && (o / 9 == c / 9 || o % 9 == c % 9) {
-                p[c][n] = o as u8;
-                n += 1;
-            }
-            o += 1;
-        }
-        c += 1;
-    }
-    p
-};
+use super::LINE_PEERS;
 
 /// The cell at position `k` of line `l` (rows 0..9, then columns 9..18).
 const fn line_cell(l: usize, k: usize) -> usize {
