@@ -56,6 +56,18 @@ const PEER_BITS: [u128; CELLS] = {
     out
 };
 
+/// The units holding each cell as a bit set over unit indices (its row,
+/// column and box).
+const UNITS_OF: [u32; CELLS] = {
+    let mut out = [0u32; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        out[c] = 1 << (c / 9) | 1 << (9 + c % 9) | 1 << (18 + box_of(c));
+        c += 1;
+    }
+    out
+};
+
 /// Candidates of all cells (9-bit masks) and which placed cells have already
 /// been removed from their neighbours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -330,17 +342,14 @@ impl Solver {
         while need != 0 {
             let bit = need & need.wrapping_neg();
             need ^= bit;
-            let (mut at, mut places, mut count) = (0usize, 0u128, 0);
-            let (mut rows, mut cols, mut boxes) = (0u16, 0u16, 0u16);
+            // Where the digit can go, and the units holding all those places.
+            let (mut at, mut count, mut common) = (0usize, 0, u32::MAX);
             for &c in cells {
                 let c = c as usize;
                 if b.cand[c] & bit != 0 {
                     at = c;
                     count += 1;
-                    places |= 1 << c;
-                    rows |= 1 << (c / 9);
-                    cols |= 1 << (c % 9);
-                    boxes |= 1 << box_of(c);
+                    common &= UNITS_OF[c];
                 }
             }
             match count {
@@ -352,12 +361,12 @@ impl Solver {
                 1 => {}
                 _ => {
                     // The digit is in the cage, at one of these places; if they share
-                    // a row, column or box, it can be nowhere else in that unit.
-                    for (lines, base) in [(rows, 0), (cols, 9), (boxes, 18)] {
-                        if lines & (lines - 1) == 0 {
-                            let unit = &UNITS[base + lines.trailing_zeros() as usize];
-                            changed |= remove_outside(b, dirty, unit, places, bit)?;
-                        }
+                    // a row, column or box, it can be nowhere else in that unit
+                    // (the cage's other cells no longer have it to lose).
+                    while common != 0 {
+                        let unit = &UNITS[common.trailing_zeros() as usize];
+                        common &= common - 1;
+                        changed |= remove_outside(b, dirty, unit, line.bits, bit)?;
                     }
                 }
             }
