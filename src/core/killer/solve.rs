@@ -68,6 +68,21 @@ const UNITS_OF: [u32; CELLS] = {
     out
 };
 
+/// Each cell's row, column and box, with its position (0..9) in each.
+const PLACES: [[(u8, u8); 3]; CELLS] = {
+    let mut out = [[(0u8, 0u8); 3]; CELLS];
+    let mut u = 0;
+    while u < 27 {
+        let mut i = 0;
+        while i < 9 {
+            out[UNITS[u][i] as usize][u / 9] = (u as u8, i as u8);
+            i += 1;
+        }
+        u += 1;
+    }
+    out
+};
+
 /// Candidates of all cells (9-bit masks) and which placed cells have already
 /// been removed from their neighbours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,6 +163,9 @@ struct Line {
     len: usize,
     bits: u128,
     combos: &'static [u16],
+    /// For each unit, the positions (0..9 in [`UNITS`]) of its cells in the
+    /// cage: what a digit confined to the cage keeps there.
+    inside: [u16; 27],
 }
 
 /// The fixed data of one puzzle: cages and each cell's neighbours (its 20
@@ -188,10 +206,14 @@ impl Solver {
                 len,
                 bits: 0,
                 combos: combinations(len, *sum),
+                inside: [0; 27],
             };
             line.cells[..len].copy_from_slice(&cells[..len]);
             for &a in &line.cells[..len] {
                 line.bits |= 1 << a;
+                for (u, i) in PLACES[usize::from(a)] {
+                    line.inside[usize::from(u)] |= 1 << i;
+                }
             }
             // Each cell's cage mates not yet among its neighbours, in the
             // cage's order (which fixes the order deductions, and so the
@@ -364,9 +386,10 @@ impl Solver {
                     // a row, column or box, it can be nowhere else in that unit
                     // (the cage's other cells no longer have it to lose).
                     while common != 0 {
-                        let unit = &UNITS[common.trailing_zeros() as usize];
+                        let u = common.trailing_zeros() as usize;
+                        let unit = &UNITS[u];
                         common &= common - 1;
-                        changed |= remove_outside(b, dirty, unit, line.bits, bit)?;
+                        changed |= remove_outside(b, dirty, unit, line.inside[u], bit)?;
                     }
                 }
             }
@@ -626,18 +649,19 @@ fn greedy(masks: &[u16], set: u16) -> bool {
     true
 }
 
-/// Removes `bit` from the cells of `unit` outside `keep`; whether anything changed.
+/// Removes `bit` from the cells of `unit` but those at positions `keep`;
+/// whether anything changed.
 fn remove_outside(
     b: &mut Board,
     dirty: &mut Dirty,
     unit: &[u8; 9],
-    keep: u128,
+    keep: u16,
     bit: u16,
 ) -> Result<bool, Conflict> {
     let mut changed = false;
-    for &o in unit {
+    for (i, &o) in unit.iter().enumerate() {
         let o = o as usize;
-        if b.cand[o] & bit != 0 && keep >> o & 1 == 0 {
+        if b.cand[o] & bit != 0 && keep >> i & 1 == 0 {
             narrow(b, dirty, o, b.cand[o] & !bit)?;
             changed = true;
         }
