@@ -672,7 +672,7 @@ fn fits(masks: &[u16], set: u16) -> bool {
         // Each cell in turn the lowest digit it can still take: when that
         // works (wide masks, nearly always) it is a matching, found without
         // the search for one.
-        [..] if greedy(masks, set) => true,
+        [..] if greedy(masks, set) || greedy_high(masks, set) => true,
         [..] if masks.len() <= 5 => {
             let mut seen = [0u16; 32];
             for group in 1..1usize << masks.len() {
@@ -686,6 +686,20 @@ fn fits(masks: &[u16], set: u16) -> bool {
         }
         [..] => masks.iter().all(|&m| m & set != 0) && has_matching(masks, set),
     }
+}
+
+/// [`greedy`] from the last cell, giving each its highest digit: another
+/// cheap try before the search for a matching.
+fn greedy_high(masks: &[u16], set: u16) -> bool {
+    let mut free = set;
+    for &m in masks.iter().rev() {
+        let options = m & free;
+        if options == 0 {
+            return false;
+        }
+        free ^= 0x8000 >> (options.leading_zeros());
+    }
+    true
 }
 
 /// Whether giving each cell in turn the lowest digit of `set` it can still
