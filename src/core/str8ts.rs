@@ -154,10 +154,10 @@ impl Error {
 /// string still reads back.
 pub fn analyse(s: &str) -> Result<Analysis, Error> {
     let board = Board::parse(s)?;
-    let (shown, status) = match propagate(&board) {
+    let (shown, status) = match solve::propagate_and_solve(&board) {
         Err(why) => (board.clone(), Status::Contradiction(why)),
-        Ok(propagated) => {
-            let status = match solve(&propagated) {
+        Ok((propagated, solutions)) => {
+            let status = match solutions {
                 Solutions::Contradiction(why) => Status::Contradiction(why),
                 Solutions::None => Status::Unsolvable,
                 Solutions::Unique(sol) => Status::Unique(sol.digits()),

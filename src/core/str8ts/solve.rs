@@ -160,13 +160,27 @@ pub fn solve(board: &Board) -> Solutions {
     solve_counting(board).0
 }
 
+/// Propagation, then the count from its fixpoint: what an import does,
+/// with the layout built and the fixpoint reached once rather than again
+/// by [`solve`]. `Err` holds the contradiction's message.
+pub fn propagate_and_solve(board: &Board) -> Result<(Board, Solutions), String> {
+    let layout = Layout::new(board.black());
+    let root = root(board, &layout)?;
+    let (solutions, _) = count_from(&layout, &root);
+    Ok((root, solutions))
+}
+
 /// [`solve`] with the number of search nodes it visited.
 fn solve_counting(board: &Board) -> (Solutions, u64) {
     let layout = Layout::new(board.black());
-    let root = match root(board, &layout) {
-        Ok(root) => root,
-        Err(why) => return (Solutions::Contradiction(why), 0),
-    };
+    match root(board, &layout) {
+        Ok(root) => count_from(&layout, &root),
+        Err(why) => (Solutions::Contradiction(why), 0),
+    }
+}
+
+/// The search's count from a root fixpoint, and the nodes it visited.
+fn count_from(layout: &Layout, root: &Board) -> (Solutions, u64) {
     let mut found = None;
     let mut count = 0;
     let bits = root.masks().map(Mask::bits);
@@ -177,7 +191,7 @@ fn solve_counting(board: &Board) -> (Solutions, u64) {
     }
     let s = match (count, found) {
         (0, _) => Solutions::None,
-        (1, Some(cells)) => Solutions::Unique(Box::new(board.with_masks(cells))),
+        (1, Some(cells)) => Solutions::Unique(Box::new(root.with_masks(cells))),
         _ => Solutions::Multiple,
     };
     (s, nodes)
