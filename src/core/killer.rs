@@ -325,48 +325,50 @@ impl Killer {
         Ok(killer)
     }
 
-    /// Placed digits may not repeat in a row, column, box or cage.
+    /// Placed digits may not repeat in a row, column, box or cage. The
+    /// place is named only for the error: every Killer line passes here.
     fn check_placed(&self, form: Form) -> Result<(), Error> {
-        let unit_name = |u: usize| match u {
-            0..9 => format!("row {}", u + 1),
-            9..18 => format!("column {}", u - 8),
-            _ => format!("box {}", u - 17),
-        };
-        let groups = UNITS
-            .iter()
-            .enumerate()
-            .map(|(u, cells)| {
-                (
-                    unit_name(u),
-                    cells.iter().map(|&c| usize::from(c)).collect::<Vec<_>>(),
-                )
-            })
-            .chain(self.cages.iter().map(|cage| {
-                (
-                    format!("cage at {}", cage.first()),
-                    cage.cells.iter().map(|c| c.index()).collect(),
-                )
-            }));
-        for (place, cells) in groups {
-            let mut seen: [Option<usize>; 9] = [None; 9];
-            for c in cells {
-                let Some(digit) = self.cells[c].single() else {
-                    continue;
+        let duplicate =
+            |(digit, c, other): (Digit, usize, usize), place: String| Error::Duplicate {
+                form,
+                digit,
+                cell: cell(c),
+                other: cell(other),
+                place,
+            };
+        for (u, unit) in UNITS.iter().enumerate() {
+            if let Some(repeat) = self.repeat(unit.iter().map(|&c| usize::from(c))) {
+                let place = match u {
+                    0..9 => format!("row {}", u + 1),
+                    9..18 => format!("column {}", u - 8),
+                    _ => format!("box {}", u - 17),
                 };
-                let slot = &mut seen[usize::from(digit.get() - 1)];
-                if let Some(other) = *slot {
-                    return Err(Error::Duplicate {
-                        form,
-                        digit,
-                        cell: cell(c),
-                        other: cell(other),
-                        place,
-                    });
-                }
-                *slot = Some(c);
+                return Err(duplicate(repeat, place));
+            }
+        }
+        for cage in &self.cages {
+            if let Some(repeat) = self.repeat(cage.cells.iter().map(|c| c.index())) {
+                return Err(duplicate(repeat, format!("cage at {}", cage.first())));
             }
         }
         Ok(())
+    }
+
+    /// The first placed digit of `cells` that an earlier one already holds:
+    /// the digit, its cell, and the earlier cell.
+    fn repeat(&self, cells: impl Iterator<Item = usize>) -> Option<(Digit, usize, usize)> {
+        let mut seen: [Option<usize>; 9] = [None; 9];
+        for c in cells {
+            let Some(digit) = self.cells[c].single() else {
+                continue;
+            };
+            let slot = &mut seen[usize::from(digit.get() - 1)];
+            if let Some(other) = *slot {
+                return Some((digit, c, other));
+            }
+            *slot = Some(c);
+        }
+        None
     }
 
     /// The cages, numbered in reading order of their first cell.
@@ -659,6 +661,7 @@ pub(crate) mod krazydad {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::grid::box_of;
     use krazydad::{FIRST500, Row, rows};
     use proptest::prelude::*;
 
@@ -837,6 +840,58 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_repeated_digit_names_its_unit_or_else_its_cage() {
+        let k = Killer::parse(EXAMPLE).unwrap();
+        let with_fives = |a: usize, b: usize| {
+            let mut cells = [Mask::EMPTY; CELLS];
+            cells[a] = Digit::new(5).unwrap().mask();
+            cells[b] = Digit::new(5).unwrap().mask();
+            let s = format::write_packed(&k.colour, &k.clue, &cells);
+            Killer::parse(&s).unwrap_err().to_string()
+        };
+        let units = [
+            (0, 8, "r1c9", "row 1"),
+            (0, 72, "r9c1", "column 1"),
+            (0, 20, "r3c3", "box 1"),
+            (80, 60, "r9c9", "box 9"),
+        ];
+        for (a, b, later, place) in units {
+            let (a, b) = (a.min(b), a.max(b));
+            let earlier = Cell::new(a).unwrap();
+            assert_eq!(
+                with_fives(a, b),
+                format!(
+                    "killer packed: digit 5 at {later} repeats the one at {earlier} in {place}"
+                )
+            );
+        }
+        // Two cells of one cage that share no row, column or box.
+        let (cage, a, b) = (k.cages.iter())
+            .find_map(|cage| {
+                let cells: Vec<usize> = cage.cells.iter().map(|c| c.index()).collect();
+                cells.iter().find_map(|&a| {
+                    let apart = |b: &&usize| {
+                        a / 9 != **b / 9 && a % 9 != **b % 9 && box_of(a) != box_of(**b)
+                    };
+                    cells
+                        .iter()
+                        .find(apart)
+                        .map(|&b| (cage, a.min(b), a.max(b)))
+                })
+            })
+            .expect("the example has a cage across boxes");
+        assert_eq!(
+            with_fives(a, b),
+            format!(
+                "killer packed: digit 5 at {} repeats the one at {} in cage at {}",
+                Cell::new(b).unwrap(),
+                Cell::new(a).unwrap(),
+                cage.first()
+            )
+        );
     }
 
     #[test]
