@@ -422,6 +422,46 @@ mod tests {
         assert!(kinds[0] > 0 && kinds[2] > 0 && kinds[3] > 0, "{kinds:?}");
     }
 
+    /// Search nodes of each real puzzle, and one import of each: under
+    /// callgrind with `--toggle-collect='*propagate_and_solve*'` and
+    /// `STR8TS_ONLY=n` (the puzzle's line, from 0), instructions per puzzle.
+    /// Run: `cargo test --release --lib str8ts_nodes -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn str8ts_nodes() {
+        let only = std::env::var("STR8TS_ONLY").ok();
+        for (n, board) in real_boards().iter().enumerate() {
+            if only.as_ref().is_some_and(|o| *o != n.to_string()) {
+                continue;
+            }
+            let nodes = solve_counting(board).1;
+            let ok = std::hint::black_box(propagate_and_solve(board)).is_ok();
+            println!("{n} {nodes} {ok}");
+        }
+    }
+
+    /// Nodes over the real puzzles and their variants, against the
+    /// reference: total, largest, and the count of each answer's kind.
+    /// Run: `cargo test --release --lib str8ts_variant_nodes -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn str8ts_variant_nodes() {
+        let (mut total, mut old_total, mut most, mut old_most, mut worse) = (0, 0, 0, 0, 0);
+        for board in &variants() {
+            let (new, nodes) = solve_counting(board);
+            let (old, old_nodes) = reference::solve_counting(board);
+            assert_eq!(new, old, "{}", board.to_packed());
+            total += nodes;
+            old_total += old_nodes;
+            most = most.max(nodes);
+            old_most = old_most.max(old_nodes);
+            worse += usize::from(nodes > old_nodes);
+        }
+        println!(
+            "nodes {total} (reference {old_total}), largest {most} (reference {old_most}), more nodes on {worse} boards"
+        );
+    }
+
     /// Microseconds per call of `f`, over enough calls to last about 20 ms.
     fn micros(mut f: impl FnMut() -> u64) -> f64 {
         let start = std::time::Instant::now();
