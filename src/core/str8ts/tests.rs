@@ -583,3 +583,50 @@ proptest! {
         let _ = Board::parse(&legacy);
     }
 }
+
+#[test]
+fn boards_with_few_or_no_givens_finish_with_two_solutions_rather_than_giving_up() {
+    // The search must find two fillings of a nearly empty board well inside
+    // its node limit: a faster search that cut nodes on hard puzzles but
+    // wandered on open ones would turn these into "gave up".
+    let (board01, _) = real_puzzles()[0];
+    let pattern = &board01[81..];
+    let empty_digits = "0".repeat(81);
+    let mut cases = vec![
+        (
+            "an all-white empty grid",
+            format!("{}{}", empty_digits, "0".repeat(81)),
+        ),
+        (
+            "board 01's colours, no givens",
+            format!("{empty_digits}{pattern}"),
+        ),
+        (
+            "osmith93 board 02, two givens",
+            real_puzzles()[1].0.to_owned(),
+        ),
+        (
+            "osmith93 board 03, one given",
+            real_puzzles()[2].0.to_owned(),
+        ),
+    ];
+    // Each real puzzle's colours with only its first given kept.
+    for (legacy, source) in real_puzzles() {
+        let b = legacy.as_bytes();
+        let first = (0..81).find(|&i| b[i] != b'0' && b[81 + i] == b'0');
+        let digits: String = (0..81)
+            .map(|i| {
+                if Some(i) == first {
+                    char::from(b[i])
+                } else {
+                    '0'
+                }
+            })
+            .collect();
+        cases.push((source, format!("{digits}{}", &legacy[81..])));
+    }
+    for (what, legacy) in cases {
+        let a = analyse(&legacy).unwrap_or_else(|e| panic!("{what}: {e}"));
+        assert_eq!(a.status, Status::Multiple, "{what}: {legacy}");
+    }
+}
