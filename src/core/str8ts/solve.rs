@@ -16,7 +16,9 @@
 //! pass), run only when the worklist finds a contradiction, because which
 //! contradiction shows first, and so the message, depends on the order.
 //! `solve/reference.rs` (tests only) is the solver as it was before the
-//! worklist, and the tests compare the two node for node.
+//! worklist; the tests compare the two on the root and the answer (the
+//! search deduces more than the reference below the root, so its tree is
+//! smaller, not the same).
 
 use crate::core::grid::CELLS;
 use crate::core::mask::{Digit, Mask, Remaining};
@@ -380,13 +382,15 @@ mod tests {
         out
     }
 
-    fn agrees_with_the_reference(board: &Board) {
+    /// Checks `board` against the reference; returns the search nodes of
+    /// each, in that order.
+    fn agrees_with_the_reference(board: &Board) -> (u64, u64) {
         let root = propagate(board);
         assert_eq!(root, reference::propagate(board), "{}", board.to_packed());
         let (new, nodes) = solve_counting(board);
         let (old, old_nodes) = reference::solve_counting(board);
-        // The same rules and the same branching: the same tree, node for node.
-        assert_eq!(nodes, old_nodes, "{}", board.to_packed());
+        // The search deduces more than the reference below the root, so
+        // its tree differs; the answer may not.
         assert_eq!(
             new,
             old,
@@ -401,6 +405,7 @@ mod tests {
                 root.to_packed()
             );
         }
+        (nodes, old_nodes)
     }
 
     #[test]
@@ -408,8 +413,19 @@ mod tests {
         let boards = variants();
         assert!(boards.len() > 1000, "{}", boards.len());
         let mut kinds = [0usize; 5];
-        for board in &boards {
-            agrees_with_the_reference(board);
+        let (mut total, mut old_total) = (0, 0);
+        let real = real_boards().len();
+        for (n, board) in boards.iter().enumerate() {
+            let (nodes, old_nodes) = agrees_with_the_reference(board);
+            // The real puzzles come first: the search's extra rule must pay
+            // on each that it settles with one solution or none, and over
+            // all boards. With two solutions the search stops at the second,
+            // and which branch meets it first is luck either way.
+            if n < real && matches!(solve(board), Solutions::Unique(_) | Solutions::None) {
+                assert!(nodes <= old_nodes, "{n}: {nodes} > {old_nodes}");
+            }
+            total += nodes;
+            old_total += old_nodes;
             kinds[match solve(board) {
                 Solutions::Contradiction(_) => 0,
                 Solutions::None => 1,
@@ -420,6 +436,7 @@ mod tests {
         }
         // Contradictions, unique and multiple answers all among them.
         assert!(kinds[0] > 0 && kinds[2] > 0 && kinds[3] > 0, "{kinds:?}");
+        assert!(total <= old_total, "{total} > {old_total}");
     }
 
     /// Search nodes of each real puzzle, and one import of each: under

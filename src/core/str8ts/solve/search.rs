@@ -14,22 +14,30 @@
 //! straights that fitted when its rule last ran: only those can fit now,
 //! and while all of them still do, the cells already hold nothing else and
 //! the needed digits already left the line, so only single places of needed
-//! digits remain to look for. Same fixpoint, same tree; a third fewer
-//! instructions on the hardest real puzzle.
+//! digits remain to look for.
 //!
-//! Stronger rules were measured for the search (compartments' straights
-//! disjoint along a line; each cell keeping only the digits it takes in some
-//! filling of a straight; branching on a compartment's straights). The
-//! fillings rule halves the nodes of the hardest real puzzle but costs three
-//! times as much per node, the line rule cut nothing there, and straight
-//! branching ran past the node limit on boards with few givens; so the
-//! search keeps the root rules. Also measured and dropped: naked pairs along
-//! a line (486 -> 481 nodes there); breaking ties of the fewest-candidates
-//! choice by open cells in the cell's compartments or lines, or by fitting
-//! straights (no fewer nodes there, and a variant with few givens gave up);
-//! keeping each one-straight compartment's matching to skip re-matching
-//! (the larger state to copy cost more than it saved); the greedy matching
-//! taking each cell's highest digit first (more augmenting paths).
+//! Below the root the search adds one rule the root must not use (the
+//! stored root is the fixpoint of FORMATS.md): each cell keeps only the
+//! digits it takes in some filling of a straight that fits its compartment.
+//! It runs once the cheap rules are at their fixpoint, on the compartments
+//! whose fitting straights changed since (and on every compartment where the
+//! search starts), and costs one matching per straight plus Régin's
+//! alternating cycles on bitmasks, skipped when a count shows no cell set can
+//! be tight. Running it on every changed compartment cut more nodes (486 ->
+//! 229 on the hardest real puzzle, against 288) but cost more than it saved.
+//! Callgrind on propagate_and_solve: board05_extreme 486 -> 288 nodes,
+//! 14.70M -> 9.65M instructions; all seven real puzzles 16.97M -> 12.32M.
+//!
+//! Also measured for the search and dropped: compartments' straights
+//! disjoint along a line (cut nothing on the hardest puzzle); branching on a
+//! compartment's straights (ran past the node limit on boards with few
+//! givens); naked pairs along a line (486 -> 481 nodes there); breaking ties
+//! of the fewest-candidates choice by open cells in the cell's compartments
+//! or lines, or by fitting straights (no fewer nodes there, and a variant
+//! with few givens gave up); keeping each one-straight compartment's
+//! matching to skip re-matching (the larger state to copy cost more than it
+//! saved); the greedy matching taking each cell's highest digit first (more
+//! augmenting paths).
 
 use crate::core::grid::CELLS;
 use crate::core::puzzle::SEARCH_LIMIT;
@@ -132,16 +140,29 @@ impl Layout {
             }
         }
         work.dirty = self.all;
-        self.propagate(cells, &mut [0; 90], work)
+        self.propagate(cells, &mut [0; 90], work, false)
     }
 
     /// Counts solutions below a fixpoint, stopping at two; keeps the first
     /// solution found. Returns the nodes visited.
     pub(super) fn count(&self, cells: &Cells, count: &mut u32, found: &mut Option<Cells>) -> u64 {
         let mut nodes = 0;
-        // Nothing known yet of which straights fit: each compartment's first
-        // run below works it out from its cells.
-        self.search(cells, &[0; 90], count, found, &mut nodes);
+        // The root is the cheap rules' fixpoint; the fillings rule on every
+        // compartment learns which straights fit there and starts the
+        // search from a stronger board.
+        let mut start = *cells;
+        let mut fits = [0; 90];
+        if cells.iter().all(|&m| m & m.wrapping_sub(1) == 0) {
+            // Solved at the root: nothing to learn.
+            self.search(&start, &fits, count, found, &mut nodes);
+            return nodes;
+        }
+        let mut work = Work::new();
+        work.strong = self.all;
+        if self.propagate(&mut start, &mut fits, work, true).is_err() {
+            return 1;
+        }
+        self.search(&start, &fits, count, found, &mut nodes);
         nodes
     }
 
@@ -187,7 +208,10 @@ impl Layout {
             next[i] = bit;
             let mut work = Work::new();
             work.push(i, self.member[i]);
-            if self.propagate(&mut next, &mut next_fits, work).is_ok() {
+            if self
+                .propagate(&mut next, &mut next_fits, work, true)
+                .is_ok()
+            {
                 self.search(&next, &next_fits, count, found, nodes);
                 if *count >= 2 || *nodes > SEARCH_LIMIT {
                     return;
@@ -197,18 +221,85 @@ impl Layout {
     }
 
     /// Spreads new singles, then reruns a dirty compartment, until nothing
-    /// is left to do.
-    fn propagate(&self, cells: &mut Cells, fits: &mut Fits, mut work: Work) -> Result<(), Dead> {
+    /// is left to do; with `strong`, then the fillings rule on compartments
+    /// whose fitting straights changed since it last ran there, and the
+    /// cheap rules again after any removal it makes.
+    fn propagate(
+        &self,
+        cells: &mut Cells,
+        fits: &mut Fits,
+        mut work: Work,
+        strong: bool,
+    ) -> Result<(), Dead> {
         loop {
             while let Some(i) = work.pop() {
                 self.spread(cells, i, &mut work)?;
             }
-            if work.dirty == 0 {
+            if work.dirty != 0 {
+                let k = work.dirty.trailing_zeros() as usize;
+                work.dirty &= work.dirty - 1;
+                self.compartment(cells, fits, k, &mut work)?;
+                continue;
+            }
+            if !strong || work.strong == 0 {
                 return Ok(());
             }
-            let k = work.dirty.trailing_zeros() as usize;
-            work.dirty &= work.dirty - 1;
-            self.compartment(cells, fits, k, &mut work)?;
+            let k = work.strong.trailing_zeros() as usize;
+            work.strong &= work.strong - 1;
+            self.fillings(cells, fits, k, &mut work);
+        }
+    }
+
+    /// The fillings rule on compartment `k`, at the cheap rules' fixpoint:
+    /// each cell keeps only the digits it takes in some filling of a
+    /// straight that fits. Never empties a cell: at the fixpoint every
+    /// straight in `fits[k]` fits, and gives each cell a digit.
+    fn fillings(&self, cells: &mut Cells, fits: &mut Fits, k: usize, work: &mut Work) {
+        let (Some(run), Some(lows)) = (self.runs.get(k), fits.get_mut(k)) else {
+            return;
+        };
+        let (l, start, len) = (
+            usize::from(run.line),
+            usize::from(run.start),
+            usize::from(run.len),
+        );
+        let line = &LINE_CELLS[l];
+        let mut allowed = [0u16; 9];
+        let mut open = 0;
+        for (a, &c) in allowed.iter_mut().zip(&line[start..start + len]) {
+            *a = cells[usize::from(c)];
+            open += usize::from(*a & a.wrapping_sub(1) != 0);
+        }
+        // With one open cell the compartment rule is already exact.
+        if open < 2 {
+            return;
+        }
+        let allowed = &allowed[..len];
+        // Not known yet (at the start of the search): every straight the
+        // cells reach is tried, and those that fit are kept.
+        let mut rest = *lows;
+        if rest == 0 {
+            rest = (1u16 << (10 - len)) - 1;
+            for &a in allowed {
+                rest &= reach_down(a, len);
+            }
+        }
+        let mut keep = [0u16; 9];
+        *lows = 0;
+        while rest != 0 {
+            let low = rest.trailing_zeros() as usize;
+            let bit = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            if possible(allowed, ((1u16 << len) - 1) << low, &mut keep) {
+                *lows |= bit;
+            }
+        }
+        for ((&a, &m), &c) in allowed.iter().zip(&keep).zip(&line[start..start + len]) {
+            let m = a & m;
+            if m != a && m != 0 {
+                let c = usize::from(c);
+                work.narrow(cells, c, m, self.member[c]);
+            }
         }
     }
 
@@ -264,6 +355,9 @@ impl Layout {
         }
         let changed = lows != *before;
         *before = lows;
+        if changed {
+            work.strong |= 1 << k;
+        }
         // The straights' digits: `lows` spread up over `len` places; the
         // digits all of them hold: from the highest low to the lowest
         // straight's top.
@@ -410,6 +504,130 @@ fn holds(allowed: &[u16], s: u16) -> bool {
     fill(allowed, open, s & !taken, &mut owner)
 }
 
+/// Adds to `keep[k]` the digits cell `k` takes in some filling of the
+/// straight `s` (one digit a cell); false, adding nothing, if `s` does not
+/// fit.
+///
+/// One matching, then Régin's rule for all-different: a digit another cell
+/// holds in the matching is also possible for cell `k` exactly when an
+/// alternating path leads from that cell back to `k`, closing a cycle along
+/// which the digits can move round. The paths are closed over cells as
+/// bitmasks.
+fn possible(allowed: &[u16], s: u16, keep: &mut [u16; 9]) -> bool {
+    let (mut taken, mut cover, mut open) = (0u16, 0u16, 0u16);
+    for (k, &a) in allowed.iter().enumerate() {
+        let m = a & s;
+        if m == 0 {
+            return false;
+        }
+        cover |= m;
+        if m & (m - 1) == 0 {
+            if taken & m != 0 {
+                return false;
+            }
+            taken |= m;
+        } else {
+            open |= 1 << k;
+        }
+    }
+    if cover != s {
+        return false;
+    }
+    let free = s & !taken;
+    // A proper set H of open cells whose digits number |H| is what takes
+    // digits from the others (and none such, with a matching, leaves every
+    // digit to every cell). Such a set has |H| >= the fewest digits of an
+    // open cell, and the digits left outside it, held by the other cells
+    // only, have n - |H| >= the fewest holders of a digit; so when those two
+    // least counts add up past n there is a filling and nothing to take.
+    let n = open.count_ones() as usize;
+    let mut fewest = n;
+    let mut cells = open;
+    while cells != 0 {
+        let k = cells.trailing_zeros() as usize;
+        cells &= cells - 1;
+        let m = allowed[k] & free;
+        if m == 0 {
+            return false;
+        }
+        fewest = fewest.min(m.count_ones() as usize);
+    }
+    // `held[j]`: the digits of at least j open cells, up to j = n + 1 - fewest.
+    let t = n + 1 - fewest;
+    let mut held = [0u16; 10];
+    held[0] = free;
+    let mut cells = open;
+    while cells != 0 {
+        let k = cells.trailing_zeros() as usize;
+        cells &= cells - 1;
+        let m = allowed[k] & free;
+        for j in (1..=t).rev() {
+            held[j] |= held[j - 1] & m;
+        }
+    }
+    if held[t] == free {
+        for (k, (&a, out)) in allowed.iter().zip(keep.iter_mut()).enumerate() {
+            *out |= if open & (1 << k) == 0 {
+                a & s
+            } else {
+                a & free
+            };
+        }
+        return true;
+    }
+    let mut owner = [0u8; 16];
+    if !fill(allowed, open, free, &mut owner) {
+        return false;
+    }
+    // Cells moving round a cycle: `reach[k]`, the cells an alternating
+    // path from `k` gets to (cell `k` giving up its digit for one of
+    // another cell's), itself included.
+    let mut reach = [0u16; 16];
+    let mut cells = open;
+    while cells != 0 {
+        let k = cells.trailing_zeros() as usize;
+        cells &= cells - 1;
+        let mut m = allowed[k] & free;
+        let mut r = 0u16;
+        while m != 0 {
+            let bit = m.trailing_zeros() as usize;
+            m &= m - 1;
+            // Every digit of `free` has an owner: the matching is perfect.
+            r |= 1 << (owner[bit].wrapping_sub(1) & 15);
+        }
+        reach[k] = r;
+    }
+    let mut via = open;
+    while via != 0 {
+        let v = via.trailing_zeros() as usize;
+        via &= via - 1;
+        let mut cells = open;
+        while cells != 0 {
+            let k = cells.trailing_zeros() as usize;
+            cells &= cells - 1;
+            if reach[k] & (1 << v) != 0 {
+                reach[k] |= reach[v];
+            }
+        }
+    }
+    for (k, (&a, out)) in allowed.iter().zip(keep.iter_mut()).enumerate() {
+        let m = a & s;
+        if open & (1 << k) == 0 {
+            *out |= m;
+            continue;
+        }
+        let mut ds = m & free;
+        while ds != 0 {
+            let bit = ds.trailing_zeros() as usize;
+            ds &= ds - 1;
+            if reach[usize::from(owner[bit].wrapping_sub(1) & 15)] & (1 << k) != 0 {
+                *out |= 1 << bit;
+            }
+        }
+    }
+    true
+}
+
 /// The bits of `a` spread up over `len` places: `a | a << 1 | ... | a << (len - 1)`.
 fn reach_up(a: u16, len: usize) -> u16 {
     let mut r = a;
@@ -488,6 +706,9 @@ struct Work {
     stack: [u8; CELLS],
     len: usize,
     dirty: u128,
+    /// Compartments whose fitting straights changed since the fillings
+    /// rule last ran on them.
+    strong: u128,
 }
 
 impl Work {
@@ -496,6 +717,7 @@ impl Work {
             stack: [0; CELLS],
             len: 0,
             dirty: 0,
+            strong: 0,
         }
     }
 
@@ -557,6 +779,64 @@ mod tests {
             let mut out = [0u16; 9];
             let n = fitting(&allowed, &mut out);
             assert_eq!(&out[..n], want, "{cells:?}");
+        }
+    }
+
+    /// Every order of the straight's digits over the cells, by swaps.
+    fn orders(digits: &mut Vec<u16>, at: usize, out: &mut Vec<Vec<u16>>) {
+        if at == digits.len() {
+            out.push(digits.clone());
+        }
+        for i in at..digits.len() {
+            digits.swap(at, i);
+            orders(digits, at + 1, out);
+            digits.swap(at, i);
+        }
+    }
+
+    #[test]
+    fn possible_keeps_exactly_the_digits_of_some_filling() {
+        // Compartments of 2 to 6 cells, cells drawn by a fixed generator
+        // over digits 1..=8, against every filling of every straight.
+        let mut seed = 0x9e37_79b9_u32;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            seed
+        };
+        for _ in 0..3000 {
+            let len = 2 + (next() % 5) as usize;
+            let allowed: Vec<u16> = (0..len)
+                .map(|_| {
+                    let m = (next() & 0xff) as u16;
+                    if next() % 3 == 0 {
+                        m & m.wrapping_sub(1)
+                    } else {
+                        m
+                    }
+                })
+                .collect();
+            for low in 1..=(10 - len) {
+                let s = straight(low, len);
+                let mut keep = [0u16; 9];
+                let fits = possible(&allowed, s, &mut keep);
+                let mut digits: Vec<u16> = (0..len).map(|k| 1 << (low - 1 + k)).collect();
+                let mut all = Vec::new();
+                orders(&mut digits, 0, &mut all);
+                let mut want = [0u16; 9];
+                let mut any = false;
+                for order in all {
+                    if order.iter().zip(&allowed).all(|(&d, &a)| d & a != 0) {
+                        any = true;
+                        for (w, &d) in want.iter_mut().zip(&order) {
+                            *w |= d;
+                        }
+                    }
+                }
+                assert_eq!(fits, any, "{allowed:?} {s:b}");
+                assert_eq!(keep, want, "{allowed:?} {s:b}");
+            }
         }
     }
 
