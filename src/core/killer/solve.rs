@@ -18,7 +18,11 @@
 //! --killers 500: 478.0M -> 426.4M instructions). Narrowing stays out of
 //! line: inlined into its callers it cost 28M more. Only a cell narrowed to
 //! one digit is queued for naked singles (426.4M -> 389.3M: most narrowed
-//! cells were queued only to be found open). The
+//! cells were queued only to be found open). A cage's required digit is
+//! pushed out of a unit holding all its places only when the unit's count
+//! says it has a place outside the cage (389.3M -> 386.3M), and building the
+//! solver skips the cage-mate walk for a cell whose mates are all peers
+//! (386.3M -> 380.2M). The
 //! rules are monotone, so the fixpoint does not depend on that order, and
 //! whether a contradiction is met does not either; *which* one is met first
 //! does. So when the root propagation meets one, it starts again from the
@@ -275,6 +279,10 @@ impl Solver {
             // first conflict, are met in); a bit set, not a scan, says which.
             for &a in &line.cells[..len] {
                 let a = a as usize;
+                if line.bits & !around[a] == 0 {
+                    // Every cage mate is a peer already (the usual case).
+                    continue;
+                }
                 for &b in &line.cells[..len] {
                     let (len, bit) = (neighbour_len[a] as usize, 1u128 << b);
                     if around[a] & bit == 0 && len < 28 {
@@ -425,7 +433,7 @@ impl Solver {
             let bit = need & need.wrapping_neg();
             need ^= bit;
             // Where the digit can go, and the units holding all those places.
-            let (mut at, mut count, mut common) = (0usize, 0, u32::MAX);
+            let (mut at, mut count, mut common) = (0usize, 0u64, u32::MAX);
             for &c in cells {
                 let c = c as usize;
                 if b.cand[c] & bit != 0 {
@@ -445,11 +453,16 @@ impl Solver {
                     // The digit is in the cage, at one of these places; if they share
                     // a row, column or box, it can be nowhere else in that unit
                     // (the cage's other cells no longer have it to lose).
+                    // The unit's count of places says, without a scan,
+                    // whether any lies outside the cage.
+                    let shift = 4 * bit.trailing_zeros();
                     while common != 0 {
                         let u = common.trailing_zeros() as usize;
-                        let unit = &UNITS[u];
                         common &= common - 1;
-                        changed |= remove_outside(b, dirty, unit, line.inside[u], bit)?;
+                        if (b.places[u] >> shift & 0xf) - (BASE & 0xf) > count {
+                            let unit = &UNITS[u];
+                            changed |= remove_outside(b, dirty, unit, line.inside[u], bit)?;
+                        }
                     }
                 }
             }
