@@ -14,7 +14,11 @@
 //! straights that fitted when its rule last ran: only those can fit now,
 //! and while all of them still do, the cells already hold nothing else and
 //! the needed digits already left the line, so only single places of needed
-//! digits remain to look for.
+//! digits remain to look for. The worklist also keeps, per compartment, the
+//! digits its cells lost since its rule last ran: only the straights holding
+//! one of them are checked again, and with none such and no needed digit
+//! lost the rerun stops there (board05_extreme 9.65M -> 9.62M instructions,
+//! all seven real puzzles 12.32M -> 12.18M).
 //!
 //! Below the root the search adds one rule the root must not use (the
 //! stored root is the fixpoint of FORMATS.md): each cell keeps only the
@@ -78,6 +82,8 @@ pub(super) struct Layout {
     black: [bool; CELLS],
     runs: [Run; 90],
     member: [u128; CELLS],
+    /// The two compartments of each white cell, by index.
+    pair: [[u8; 2]; CELLS],
     all: u128,
 }
 
@@ -120,10 +126,18 @@ impl Layout {
                 }
             }
         }
+        let mut pair = [[u8::MAX; 2]; CELLS];
+        for (p, &m) in pair.iter_mut().zip(&member) {
+            let (a, b) = (m.trailing_zeros(), 127 - m.leading_zeros().min(127));
+            if m != 0 {
+                *p = [a as u8, b as u8];
+            }
+        }
         Layout {
             black: *black,
             runs,
             member,
+            pair,
             all: if n == 128 { u128::MAX } else { (1 << n) - 1 },
         }
     }
@@ -205,9 +219,8 @@ impl Layout {
             digits &= digits - 1;
             let mut next = *cells;
             let mut next_fits = *fits;
-            next[i] = bit;
             let mut work = Work::new();
-            work.push(i, self.member[i]);
+            work.narrow(self, &mut next, i, bit);
             if self
                 .propagate(&mut next, &mut next_fits, work, true)
                 .is_ok()
@@ -298,7 +311,7 @@ impl Layout {
             let m = a & m;
             if m != a && m != 0 {
                 let c = usize::from(c);
-                work.narrow(cells, c, m, self.member[c]);
+                work.narrow(self, cells, c, m);
             }
         }
     }
@@ -315,7 +328,7 @@ impl Layout {
             if self.black[p] || m & (m - 1) == 0 {
                 return Err(Dead);
             }
-            work.narrow(cells, p, m & !d, self.member[p]);
+            work.narrow(self, cells, p, m & !d);
         }
         Ok(())
     }
@@ -345,11 +358,29 @@ impl Layout {
             usize::from(run.len),
         );
         let line = &LINE_CELLS[l];
+        let lost = work.lost.get_mut(k).map_or(0, std::mem::take);
+        // Straights without a lost digit still fit: the cells lost none of
+        // their digits. With none of them to recheck, and no needed digit
+        // lost (so each still has the holders it had), nothing is new.
+        let suspect = if *before == 0 {
+            0
+        } else {
+            *before & reach_down(lost, len)
+        };
+        if *before != 0 && suspect == 0 && lost & needed(*before, len) == 0 {
+            return Ok(());
+        }
         let mut allowed = [0u16; 9];
         for (a, &c) in allowed.iter_mut().zip(&line[start..start + len]) {
             *a = cells[usize::from(c)];
         }
-        let lows = fitting_lows(&allowed[..len], *before);
+        let lows = if *before == 0 {
+            fitting_lows(&allowed[..len], 0)
+        } else if suspect == 0 {
+            *before
+        } else {
+            *before & !suspect | fitting_lows(&allowed[..len], suspect)
+        };
         if lows == 0 {
             return Err(Dead);
         }
@@ -358,25 +389,15 @@ impl Layout {
         if changed {
             work.strong |= 1 << k;
         }
-        // The straights' digits: `lows` spread up over `len` places; the
-        // digits all of them hold: from the highest low to the lowest
-        // straight's top.
+        // The straights' digits: `lows` spread up over `len` places.
         let union = reach_up(lows, len);
-        let (lo, hi) = (
-            lows.trailing_zeros() as usize,
-            15 - lows.leading_zeros() as usize,
-        );
-        let needed = if hi < lo + len {
-            ((1u16 << (lo + len - hi)) - 1) << hi
-        } else {
-            0
-        };
+        let needed = needed(lows, len);
         if changed {
             for (&a, &c) in allowed.iter().zip(&line[start..start + len]) {
                 if a & !union != 0 {
                     // A fitting straight meets every cell: nothing empties.
                     let c = usize::from(c);
-                    work.narrow(cells, c, a & union, self.member[c]);
+                    work.narrow(self, cells, c, a & union);
                 }
             }
         }
@@ -407,7 +428,7 @@ impl Layout {
                 }
                 lonely &= !m;
                 if cells[c] != m {
-                    work.narrow(cells, c, m, self.member[c]);
+                    work.narrow(self, cells, c, m);
                 }
             }
         }
@@ -427,7 +448,7 @@ impl Layout {
                 if rest == 0 {
                     return Err(Dead);
                 }
-                work.narrow(cells, c, rest, self.member[c]);
+                work.narrow(self, cells, c, rest);
             }
         }
         Ok(())
@@ -628,6 +649,23 @@ fn possible(allowed: &[u16], s: u16, keep: &mut [u16; 9]) -> bool {
     true
 }
 
+/// The digits every straight of `lows` holds: from the highest low to the
+/// lowest straight's top; none when they do not overlap.
+fn needed(lows: u16, len: usize) -> u16 {
+    if lows == 0 {
+        return 0;
+    }
+    let (lo, hi) = (
+        lows.trailing_zeros() as usize,
+        15 - lows.leading_zeros() as usize,
+    );
+    if hi < lo + len {
+        ((1u16 << (lo + len - hi)) - 1) << hi
+    } else {
+        0
+    }
+}
+
 /// The bits of `a` spread up over `len` places: `a | a << 1 | ... | a << (len - 1)`.
 fn reach_up(a: u16, len: usize) -> u16 {
     let mut r = a;
@@ -709,6 +747,8 @@ struct Work {
     /// Compartments whose fitting straights changed since the fillings
     /// rule last ran on them.
     strong: u128,
+    /// Per compartment, the digits its cells lost since its rule last ran.
+    lost: [u16; 90],
 }
 
 impl Work {
@@ -718,6 +758,7 @@ impl Work {
             len: 0,
             dirty: 0,
             strong: 0,
+            lost: [0; 90],
         }
     }
 
@@ -736,7 +777,14 @@ impl Work {
     }
 
     /// Sets cell `c` to the non-empty `m`, a strict subset of what it held.
-    fn narrow(&mut self, cells: &mut Cells, c: usize, m: u16, member: u128) {
+    fn narrow(&mut self, layout: &Layout, cells: &mut Cells, c: usize, m: u16) {
+        let gone = cells[c] & !m;
+        for &k in &layout.pair[c] {
+            if let Some(lost) = self.lost.get_mut(usize::from(k)) {
+                *lost |= gone;
+            }
+        }
+        let member = layout.member[c];
         cells[c] = m;
         if m & (m - 1) == 0 {
             self.push(c, member);
