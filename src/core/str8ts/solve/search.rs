@@ -22,7 +22,9 @@
 //! a compartment's length is a table lookup (9.62M -> 9.21M; 12.18M ->
 //! 11.65M), and the search takes the first two-digit cell without counting
 //! bits (9.21M -> 9.14M; 11.65M -> 11.54M); bits are counted by a lookup
-//! (9.14M -> 9.09M; 11.54M -> 11.44M).
+//! (9.14M -> 9.09M; 11.54M -> 11.44M); the needed digits leave the rest of
+//! the line by walking the cells on either side, not testing every place
+//! (9.09M -> 8.96M; 11.44M -> 11.28M).
 //!
 //! Below the root the search adds one rule the root must not use (the
 //! stored root is the fixpoint of FORMATS.md): each cell keeps only the
@@ -448,12 +450,10 @@ impl Layout {
         }
         // Taking the needed digits out of the rest of the line one by one
         // fails exactly when a cell would be left with nothing.
-        for (p, &c) in line.iter().enumerate() {
+        let (left, right) = (&line[..start], &line[start + len..]);
+        for &c in left.iter().chain(right) {
             let c = usize::from(c);
             let m = cells[c];
-            if p >= start && p < start + len {
-                continue;
-            }
             if m & needed != 0 {
                 let rest = m & !needed;
                 if rest == 0 {
