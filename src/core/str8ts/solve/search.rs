@@ -511,29 +511,38 @@ fn fitting_lows(allowed: &[u16], within: u16) -> u16 {
     out
 }
 
-/// Whether the cells can take the digits of the straight `s`, one each.
-fn holds(allowed: &[u16], s: u16) -> bool {
+/// The digits of the straight `s` that cells holding only one of them
+/// take, and the cells (bits of positions) holding more; `None` when `s`
+/// cannot fit: a cell holds none of it, two cells want one digit, or some
+/// digit of it no cell holds.
+#[inline(always)]
+fn split(allowed: &[u16], s: u16) -> Option<(u16, u16)> {
     // A cell with one digit of `s` takes it; most cells are like that deep
     // in the search, and two of them wanting one digit settles it early.
     let (mut taken, mut cover, mut open) = (0u16, 0u16, 0u16);
     for (k, &a) in allowed.iter().enumerate() {
         let m = a & s;
         if m == 0 {
-            return false;
+            return None;
         }
         cover |= m;
         if m & (m - 1) == 0 {
             if taken & m != 0 {
-                return false;
+                return None;
             }
             taken |= m;
         } else {
             open |= 1 << k;
         }
     }
-    if cover != s {
+    (cover == s).then_some((taken, open))
+}
+
+/// Whether the cells can take the digits of the straight `s`, one each.
+fn holds(allowed: &[u16], s: u16) -> bool {
+    let Some((taken, open)) = split(allowed, s) else {
         return false;
-    }
+    };
     // No open cell, or one: it gets the one digit the others left, which it
     // holds.
     if open & open.wrapping_sub(1) == 0 {
@@ -553,25 +562,9 @@ fn holds(allowed: &[u16], s: u16) -> bool {
 /// which the digits can move round. The paths are closed over cells as
 /// bitmasks.
 fn possible(allowed: &[u16], s: u16, keep: &mut [u16; 9]) -> bool {
-    let (mut taken, mut cover, mut open) = (0u16, 0u16, 0u16);
-    for (k, &a) in allowed.iter().enumerate() {
-        let m = a & s;
-        if m == 0 {
-            return false;
-        }
-        cover |= m;
-        if m & (m - 1) == 0 {
-            if taken & m != 0 {
-                return false;
-            }
-            taken |= m;
-        } else {
-            open |= 1 << k;
-        }
-    }
-    if cover != s {
+    let Some((taken, open)) = split(allowed, s) else {
         return false;
-    }
+    };
     let free = s & !taken;
     // A proper set H of open cells whose digits number |H| is what takes
     // digits from the others (and none such, with a matching, leaves every
