@@ -492,7 +492,7 @@ impl Killer {
         let mut board = self.board();
         let result = solver.propagate(&mut board);
         Propagated {
-            candidates: masks(&board.cand),
+            candidates: masks(board.cand()),
             contradiction: result.err().map(|c| self.describe(&solver, c)),
         }
     }
@@ -532,7 +532,7 @@ impl Killer {
     /// read when propagation contradicts itself.
     pub fn analysis(&self) -> Analysis {
         let (board, status) = self.propagate_and_solve();
-        let candidates = masks(&board.cand);
+        let candidates = masks(board.cand());
         let mut shading = [0u8; CELLS];
         for (s, &k) in shading.iter_mut().zip(&self.cage_of) {
             *s = k + 1;
@@ -974,7 +974,7 @@ mod tests {
             "{:?}",
             a.status
         );
-        let read = Killer::parse(&s).unwrap().board().cand;
+        let read = *Killer::parse(&s).unwrap().board().cand();
         assert_eq!(a.candidates, masks(&read));
         let b = analyse(&a.encoding).unwrap();
         assert_eq!(b.encoding, a.encoding);

@@ -131,15 +131,22 @@ fn few(places: u64) -> u64 {
 /// Candidates of all cells (9-bit masks), which placed cells have already
 /// been removed from their neighbours, and for each unit how many places
 /// each digit has there (counters as [`SPREAD`] makes them), kept as cells
-/// narrow so a hidden single is seen without a scan of its unit.
+/// narrow so a hidden single is seen without a scan of its unit. The
+/// candidates are read-only outside this module: every change goes through
+/// `narrow`, which keeps the counters true.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Board {
-    pub cand: [u16; CELLS],
+    cand: [u16; CELLS],
     pushed: u128,
     places: [u64; 27],
 }
 
 impl Board {
+    /// The candidates of each cell, as 9-bit masks.
+    pub fn cand(&self) -> &[u16; CELLS] {
+        &self.cand
+    }
+
     pub fn new(cand: [u16; CELLS]) -> Board {
         let mut places = [BASE; 27];
         for (u, unit) in UNITS.iter().enumerate() {
