@@ -601,18 +601,32 @@ fn hidden_singles(
         if b.places[u] >> at & 0xf == BASE & 0xf {
             return Err(Conflict::Unit(u, d));
         }
-        let bit = 1u16 << d;
-        for &c in &UNITS[u] {
-            let c = c as usize;
-            if b.cand[c] & bit != 0 {
-                if b.cand[c] != bit {
-                    narrow(b, dirty, c, bit)?;
-                }
-                break;
-            }
-        }
+        place_single(&UNITS[u], 1 << d, b, dirty)?;
     }
     Ok(())
+}
+
+/// Places digit `bit` at its one place in `unit`; whether that narrowed
+/// the cell (it may be placed there already). Inlined into both callers:
+/// as a call, the solver bench took 3% more instructions (callgrind).
+#[inline(always)]
+fn place_single(
+    unit: &[u8; 9],
+    bit: u16,
+    b: &mut Board,
+    dirty: &mut Dirty,
+) -> Result<bool, Conflict> {
+    for &c in unit {
+        let c = usize::from(c);
+        if b.cand[c] & bit != 0 {
+            if b.cand[c] == bit {
+                return Ok(false);
+            }
+            narrow(b, dirty, c, bit)?;
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// Eliminate along the row-, column- or box-digit lines of unit `u`: a digit
@@ -637,16 +651,7 @@ fn unit_singles(u: usize, b: &mut Board, dirty: &mut Dirty) -> Result<bool, Conf
     while single != 0 {
         let bit = single & single.wrapping_neg();
         single ^= bit;
-        for &c in unit {
-            let c = c as usize;
-            if b.cand[c] & bit != 0 {
-                if b.cand[c] != bit {
-                    narrow(b, dirty, c, bit)?;
-                    changed = true;
-                }
-                break;
-            }
-        }
+        changed |= place_single(unit, bit, b, dirty)?;
     }
     Ok(changed)
 }

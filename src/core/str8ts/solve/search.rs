@@ -696,20 +696,22 @@ static ONES: [u8; 512] = {
 
 /// The bits of `a` spread up over `len` places: `a | a << 1 | ... | a << (len - 1)`.
 fn reach_up(a: u16, len: usize) -> u16 {
-    REACH[1]
-        .get(len)
-        .and_then(|t| t.get(usize::from(a)))
-        .copied()
-        .unwrap_or_else(|| reach(a, len, true))
+    reach_table(a, len, true)
 }
 
 /// The bits of `a` spread down over `len` places: `a | a >> 1 | ... | a >> (len - 1)`.
 fn reach_down(a: u16, len: usize) -> u16 {
-    REACH[0]
+    reach_table(a, len, false)
+}
+
+/// [`reach`] from [`REACH`], computed for what the table does not hold.
+#[inline]
+fn reach_table(a: u16, len: usize, up: bool) -> u16 {
+    REACH[usize::from(up)]
         .get(len)
         .and_then(|t| t.get(usize::from(a)))
         .copied()
-        .unwrap_or_else(|| reach(a, len, false))
+        .unwrap_or_else(|| reach(a, len, up))
 }
 
 /// `reach_down` and `reach_up` for every nine-bit `a` and length up to 9:
