@@ -156,21 +156,39 @@ impl Error {
     }
 }
 
-/// One cage: its cells in reading order and its sum.
+/// One cage: its cells in reading order and its sum. A cage has at most
+/// nine cells (a larger region is rejected), kept in place, not on the heap.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cage {
-    cells: Vec<Cell>,
+    /// The first `len` are the cage's cells; the rest repeat its first
+    /// cell. Read them through [`Cage::cells`].
+    slots: [Cell; 9],
+    len: u8,
     sum: u8,
 }
 
 impl Cage {
+    /// A cage of the given cells (1 to 9, reading order) and sum.
+    fn new(region: &[u8], sum: u8) -> Cage {
+        let first = cell(region.first().map_or(0, |&c| usize::from(c)));
+        let mut slots = [first; 9];
+        for (slot, &c) in slots.iter_mut().zip(region) {
+            *slot = cell(usize::from(c));
+        }
+        Cage {
+            slots,
+            len: region.len().min(9) as u8,
+            sum,
+        }
+    }
+
     /// The cage's first cell in reading order, which names it.
     pub fn first(&self) -> Cell {
-        self.cells[0]
+        self.slots[0]
     }
 
     pub fn cells(&self) -> &[Cell] {
-        &self.cells
+        &self.slots[..usize::from(self.len)]
     }
 
     pub fn sum(&self) -> u8 {
@@ -220,9 +238,9 @@ impl Killer {
                 });
             }
         }
-        let (region, members) = cages::regions(cage_of);
+        let regions = cages::Regions::new(cage_of);
         let mut seen = vec![None; sums.len()];
-        for cells in &members {
+        for cells in regions.iter() {
             let first = usize::from(cells[0]);
             let id = cage_of[first];
             if let Some(other) = seen[usize::from(id)] {
@@ -237,13 +255,13 @@ impl Killer {
         if let Some(id) = seen.iter().position(Option::is_none) {
             return Err(Error::UnusedId { id: id as u8 });
         }
-        let adjacency = cages::adjacency(&region, members.len());
+        let adjacency = cages::adjacency(&regions.of, regions.count());
         let colours = cages::bounded_colours(&adjacency, COLOURS).ok_or(Error::Colouring {
-            count: members.len(),
+            count: regions.count(),
         })?;
         let mut colour = [0u8; CELLS];
         let mut clue = [0u8; CELLS];
-        for (k, cells) in members.iter().enumerate() {
+        for (k, cells) in regions.iter().enumerate() {
             for &c in cells {
                 colour[usize::from(c)] = colours[k];
             }
@@ -269,10 +287,11 @@ impl Killer {
         clue: [u8; CELLS],
         cells: [Mask; CELLS],
     ) -> Result<Killer, Error> {
-        let (cage_of, members) = cages::regions(&colour);
-        let mut list = Vec::with_capacity(members.len());
+        let regions = cages::Regions::new(&colour);
+        let cage_of = regions.of;
+        let mut list = Vec::with_capacity(regions.count());
         let mut total = 0u32;
-        for region in &members {
+        for region in regions.iter() {
             let first = cell(usize::from(region[0]));
             let size = region.len();
             let mut sums = region
@@ -304,10 +323,7 @@ impl Killer {
                 });
             }
             total += u32::from(sum);
-            list.push(Cage {
-                cells: region.iter().map(|&c| cell(usize::from(c))).collect(),
-                sum,
-            });
+            list.push(Cage::new(region, sum));
         }
         if total != 405 {
             return Err(Error::Total { form, total });
@@ -328,6 +344,10 @@ impl Killer {
     /// Placed digits may not repeat in a row, column, box or cage. The
     /// place is named only for the error: every Killer line passes here.
     fn check_placed(&self, form: Form) -> Result<(), Error> {
+        // Most lines place nothing (every legacy one): nothing can repeat.
+        if self.cells.iter().all(|m| m.single().is_none()) {
+            return Ok(());
+        }
         let duplicate =
             |(digit, c, other): (Digit, usize, usize), place: String| Error::Duplicate {
                 form,
@@ -347,7 +367,7 @@ impl Killer {
             }
         }
         for cage in &self.cages {
-            if let Some(repeat) = self.repeat(cage.cells.iter().map(|c| c.index())) {
+            if let Some(repeat) = self.repeat(cage.cells().iter().map(|c| c.index())) {
                 return Err(duplicate(repeat, format!("cage at {}", cage.first())));
             }
         }
@@ -404,33 +424,35 @@ impl Killer {
     /// touching cage (colours above 9 go on as `a`, `b`, ...). Sums: two
     /// decimal digits per cell, at each cage's first cell, `00` elsewhere.
     pub fn identity(&self) -> String {
+        self.identity_in(&self.canonical_colours())
+    }
+
+    /// [`Killer::identity`] with the canonical colours already known.
+    fn identity_in(&self, colours: &[u8]) -> String {
         const DIGITS: &[u8; 36] = b"0123456789abcdefghijklmnopqrstuvwxyz";
-        let colours = self.canonical_colours();
-        let mut out = String::with_capacity(326);
-        for &k in &self.cage_of {
-            let c = usize::from(colours[usize::from(k)]);
-            out.push(char::from(DIGITS.get(c).copied().unwrap_or(b'?')));
+        let mut out = Vec::with_capacity(326);
+        out.extend(self.cage_of.iter().map(|&k| {
+            let c = colours.get(usize::from(k)).copied().unwrap_or(u8::MAX);
+            DIGITS.get(usize::from(c)).copied().unwrap_or(b'?')
+        }));
+        out.push(b',');
+        let mut sums = [b'0'; 2 * CELLS];
+        for cage in &self.cages {
+            let at = 2 * cage.first().index();
+            sums[at] = b'0' + cage.sum / 10;
+            sums[at + 1] = b'0' + cage.sum % 10;
         }
-        out.push(',');
-        for (c, &k) in self.cage_of.iter().enumerate() {
-            let cage = &self.cages[usize::from(k)];
-            let sum = if cage.first().index() == c {
-                cage.sum
-            } else {
-                0
-            };
-            out.push(char::from(b'0' + sum / 10));
-            out.push(char::from(b'0' + sum % 10));
-        }
+        out.extend_from_slice(&sums);
         if self.cells.iter().any(|m| m.single().is_some()) {
-            out.push(',');
+            out.push(b',');
             out.extend(
                 self.cells
                     .iter()
-                    .map(|m| m.single().map_or('0', |d| char::from(d.to_ascii()))),
+                    .map(|m| m.single().map_or(b'0', |d| d.to_ascii())),
             );
         }
-        out
+        // Every byte written is ASCII.
+        String::from_utf8(out).unwrap_or_default()
     }
 
     /// The legacy string: colours and sums where they were read. Legacy
@@ -448,9 +470,14 @@ impl Killer {
     /// colours when they fit in five (else the colours read), each sum at its
     /// cage's first cell.
     pub fn encode(&self, candidates: &[Mask; CELLS]) -> String {
-        let canonical = self.canonical_colours();
+        self.encode_in(&self.canonical_colours(), candidates)
+    }
+
+    /// [`Killer::encode`] with the canonical colours already known.
+    fn encode_in(&self, canonical: &[u8], candidates: &[Mask; CELLS]) -> String {
         let colour = if canonical.iter().all(|&c| c <= COLOURS) {
-            self.cage_of.map(|k| canonical[usize::from(k)])
+            self.cage_of
+                .map(|k| canonical.get(usize::from(k)).copied().unwrap_or(0))
         } else {
             self.colour
         };
@@ -462,14 +489,15 @@ impl Killer {
     }
 
     fn solver(&self) -> Solver {
-        let lines: Vec<(Vec<u8>, u8)> = self
+        let lines: Vec<(CageCells, u8)> = self
             .cages
             .iter()
             .map(|cage| {
-                (
-                    cage.cells.iter().map(|c| c.index() as u8).collect(),
-                    cage.sum,
-                )
+                let mut cells = CageCells([0; 9], cage.len);
+                for (slot, c) in cells.0.iter_mut().zip(cage.cells()) {
+                    *slot = c.index() as u8;
+                }
+                (cells, cage.sum)
             })
             .collect();
         Solver::new(&lines)
@@ -537,11 +565,12 @@ impl Killer {
         for (s, &k) in shading.iter_mut().zip(&self.cage_of) {
             *s = k + 1;
         }
+        let colours = self.canonical_colours();
         Analysis {
             kind: PuzzleType::Killer,
             clues: self.clues(),
-            givens: self.identity(),
-            encoding: self.encode(&candidates),
+            givens: self.identity_in(&colours),
+            encoding: self.encode_in(&colours, &candidates),
             status,
             candidates,
             given: self.cells.map(|m| m.single().is_some()),
@@ -577,6 +606,15 @@ impl Killer {
                 digit(d)
             ),
         }
+    }
+}
+
+/// A cage's cell indexes as the solver takes them, without an allocation.
+struct CageCells([u8; 9], u8);
+
+impl AsRef<[u8]> for CageCells {
+    fn as_ref(&self) -> &[u8] {
+        &self.0[..usize::from(self.1).min(9)]
     }
 }
 
@@ -871,7 +909,7 @@ mod tests {
         // Two cells of one cage that share no row, column or box.
         let (cage, a, b) = (k.cages.iter())
             .find_map(|cage| {
-                let cells: Vec<usize> = cage.cells.iter().map(|c| c.index()).collect();
+                let cells: Vec<usize> = cage.cells().iter().map(|c| c.index()).collect();
                 cells.iter().find_map(|&a| {
                     let apart = |b: &&usize| {
                         a / 9 != **b / 9 && a % 9 != **b % 9 && box_of(a) != box_of(**b)

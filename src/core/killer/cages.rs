@@ -73,61 +73,120 @@ pub const fn sum_range(size: usize) -> (u32, u32) {
     (k * (k + 1) / 2, k * (19 - k) / 2)
 }
 
-/// The 4-connected regions of equal labels, numbered in reading order of their
-/// first cell: returns the region of each cell and the cells of each region
-/// (each list in reading order, so its first element is the region's first cell).
-pub fn regions(label: &[u8; CELLS]) -> ([u8; CELLS], Vec<Vec<u8>>) {
-    const NONE: u8 = u8::MAX;
-    let mut region = [NONE; CELLS];
-    let mut cells: Vec<Vec<u8>> = Vec::new();
-    let mut stack: Vec<usize> = Vec::with_capacity(CELLS);
-    for start in 0..CELLS {
-        if region[start] != NONE {
-            continue;
-        }
-        // At most 81 regions, so the number always fits below NONE.
-        let id = cells.len() as u8;
-        let mut members = Vec::new();
-        region[start] = id;
-        stack.push(start);
-        while let Some(c) = stack.pop() {
-            members.push(c as u8);
-            for n in orthogonal(c) {
-                if region[n] == NONE && label[n] == label[c] {
-                    region[n] = id;
-                    stack.push(n);
-                }
-            }
-        }
-        members.sort_unstable();
-        cells.push(members);
-    }
-    (region, cells)
+/// The 4-connected regions of equal labels, numbered in reading order of
+/// their first cell, with the cells of each region in reading order (so a
+/// region's first element is its first cell). Fixed arrays: every Killer
+/// line is read through here, and a list per region was two allocations
+/// and a sort for each of its thirty-odd cages.
+#[derive(Clone, Debug)]
+pub struct Regions {
+    /// The region of each cell.
+    pub of: [u8; CELLS],
+    /// The cells, grouped by region.
+    cells: [u8; CELLS],
+    /// Where each region's group starts in `cells`; `start[count]` is 81.
+    start: [u8; CELLS + 1],
+    count: usize,
 }
 
-/// The up to four orthogonal neighbours of a cell.
-fn orthogonal(c: usize) -> impl Iterator<Item = usize> {
-    let (r, col) = (c / 9, c % 9);
-    [
-        (r > 0).then(|| c - 9),
-        (r < 8).then(|| c + 9),
-        (col > 0).then(|| c - 1),
-        (col < 8).then(|| c + 1),
-    ]
-    .into_iter()
-    .flatten()
+impl Regions {
+    pub fn new(label: &[u8; CELLS]) -> Regions {
+        const NONE: u8 = u8::MAX;
+        // Union-find over equal labels left and above, each set rooted at
+        // its first cell in reading order, so numbering roots as they are
+        // met numbers regions by first cell.
+        let mut root: [u8; CELLS] = std::array::from_fn(|c| c as u8);
+        fn find(root: &mut [u8; CELLS], mut c: usize) -> usize {
+            while usize::from(root[c]) != c {
+                root[c] = root[usize::from(root[c])];
+                c = usize::from(root[c]);
+            }
+            c
+        }
+        let mut join = |c: usize, n: usize| {
+            if label[n] == label[c] {
+                let (a, b) = (find(&mut root, n), find(&mut root, c));
+                root[a.max(b)] = a.min(b) as u8;
+            }
+        };
+        for c in 0..CELLS {
+            if c % 9 > 0 {
+                join(c, c - 1);
+            }
+            if c >= 9 {
+                join(c, c - 9);
+            }
+        }
+        let mut of = [NONE; CELLS];
+        let mut size = [0u8; CELLS];
+        let mut count = 0;
+        for c in 0..CELLS {
+            let r = find(&mut root, c);
+            if of[r] == NONE {
+                // At most 81 regions, so the number always fits below NONE.
+                of[r] = count as u8;
+                count += 1;
+            }
+            // The root comes first in reading order: numbered already.
+            of[c] = of[r];
+            size[usize::from(of[c])] += 1;
+        }
+        // Counting sort by region: cells in reading order within each.
+        let mut start = [0u8; CELLS + 1];
+        for k in 0..count {
+            start[k + 1] = start[k] + size[k];
+        }
+        let mut next = start;
+        let mut cells = [0u8; CELLS];
+        for (c, &k) in of.iter().enumerate() {
+            let at = &mut next[usize::from(k)];
+            cells[usize::from(*at)] = c as u8;
+            *at += 1;
+        }
+        Regions {
+            of,
+            cells,
+            start,
+            count,
+        }
+    }
+
+    /// How many regions.
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// The cells of region `k` in reading order (empty past the last).
+    pub fn cells(&self, k: usize) -> &[u8] {
+        match (self.start.get(k), self.start.get(k + 1)) {
+            (Some(&a), Some(&b)) if k < self.count => &self.cells[usize::from(a)..usize::from(b)],
+            _ => &[],
+        }
+    }
+
+    /// The cells of each region, in region order.
+    pub fn iter(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        (0..self.count).map(|k| self.cells(k))
+    }
 }
 
 /// For each region, the set of regions orthogonally adjacent to it (bit j = region j).
 pub fn adjacency(region: &[u8; CELLS], count: usize) -> Vec<u128> {
     let mut adj = vec![0u128; count];
+    let mut link = |c: usize, n: usize| {
+        let (a, b) = (usize::from(region[c]), usize::from(region[n]));
+        if a != b {
+            adj[a] |= 1 << b;
+            adj[b] |= 1 << a;
+        }
+    };
+    // Each touching pair once: the cell to the right and the one below.
     for c in 0..CELLS {
-        for n in orthogonal(c) {
-            let (a, b) = (region[c] as usize, region[n] as usize);
-            if a != b {
-                adj[a] |= 1 << b;
-                adj[b] |= 1 << a;
-            }
+        if c % 9 < 8 {
+            link(c, c + 1);
+        }
+        if c < CELLS - 9 {
+            link(c, c + 9);
         }
     }
     adj
@@ -140,10 +199,11 @@ pub fn greedy_colours(adj: &[u128]) -> Vec<u8> {
     let mut colour = vec![0u8; adj.len()];
     for k in 0..adj.len() {
         let mut used = 0u128;
-        for (j, &cj) in colour.iter().enumerate().take(k) {
-            if adj[k] >> j & 1 == 1 {
-                used |= 1 << cj;
-            }
+        // The neighbours before k, one set bit at a time.
+        let mut before = adj[k] & ((1u128 << k) - 1);
+        while before != 0 {
+            used |= 1 << colour[before.trailing_zeros() as usize];
+            before &= before - 1;
         }
         // Colour 0 means "none yet"; the first free colour from 1 up.
         colour[k] = (!(used | 1)).trailing_zeros() as u8;
@@ -231,11 +291,19 @@ mod tests {
             label[r * 9 + 1] = 2;
             label[r * 9 + 2] = 1;
         }
-        let (region, cells) = regions(&label);
-        assert_eq!(cells.len(), 4);
+        let regions = Regions::new(&label);
+        let region = regions.of;
+        assert_eq!(regions.count(), 4);
         assert_eq!((region[0], region[1], region[2], region[3]), (0, 1, 2, 3));
-        assert_eq!(cells[0], (0..9).map(|r| r * 9).collect::<Vec<u8>>());
-        let adj = adjacency(&region, cells.len());
+        assert_eq!(regions.cells(0), (0..9).map(|r| r * 9).collect::<Vec<u8>>());
+        assert_eq!(
+            regions.cells(1),
+            (0..9).map(|r| r * 9 + 1).collect::<Vec<u8>>()
+        );
+        assert_eq!(regions.cells(3).len(), 81 - 27);
+        assert_eq!(regions.cells(3)[..3], [3, 4, 5]);
+        assert!(regions.cells(4).is_empty());
+        let adj = adjacency(&region, regions.count());
         assert_eq!(adj[0], 0b10);
         assert_eq!(adj[1], 0b101);
         assert_eq!(greedy_colours(&adj), vec![1, 2, 1, 2]);

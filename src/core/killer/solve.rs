@@ -70,6 +70,33 @@ const PEER_BITS: [u128; CELLS] = {
     out
 };
 
+/// Each cell's peers, then room for eight cage mates that are not peers:
+/// where every solver's neighbour lists start.
+const PEER_LISTS: [[u8; 28]; CELLS] = {
+    let mut out = [[0u8; 28]; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let mut i = 0;
+        while i < 20 {
+            out[c][i] = PEERS[c][i];
+            i += 1;
+        }
+        c += 1;
+    }
+    out
+};
+
+/// Each cell with its peers, as a bit set.
+const PEERS_AND_SELF: [u128; CELLS] = {
+    let mut out = PEER_BITS;
+    let mut c = 0;
+    while c < CELLS {
+        out[c] |= 1 << c;
+        c += 1;
+    }
+    out
+};
+
 /// The units holding each cell as a bit set over unit indices (its row,
 /// column and box).
 const UNITS_OF: [u32; CELLS] = {
@@ -270,18 +297,14 @@ pub struct Count {
 
 impl Solver {
     /// `cages`: the cells of each cage (at most nine each) and its sum.
-    pub fn new(cages: &[(Vec<u8>, u8)]) -> Solver {
+    pub fn new<C: AsRef<[u8]>>(cages: &[(C, u8)]) -> Solver {
         let mut lines = Vec::with_capacity(cages.len());
-        let mut neighbours = [[0u8; 28]; CELLS];
-        let mut neighbour_len = [0u8; CELLS];
+        let mut neighbours = PEER_LISTS;
+        let mut neighbour_len = [20u8; CELLS];
         // A cell's neighbours so far (itself included: never its own).
-        let mut around = [0u128; CELLS];
-        for (c, peers) in PEERS.iter().enumerate() {
-            neighbours[c][..20].copy_from_slice(peers);
-            neighbour_len[c] = 20;
-            around[c] = PEER_BITS[c] | 1 << c;
-        }
+        let mut around = PEERS_AND_SELF;
         for (cells, sum) in cages {
+            let cells = cells.as_ref();
             let len = cells.len().min(9);
             let mut line = Line {
                 cells: [0; 9],
