@@ -15,6 +15,7 @@
 //! string for each surviving combination.
 
 use std::cmp::Ordering;
+use std::ops::{BitAnd, BitOr, BitOrAssign};
 
 use super::{CanonError, cell_at};
 
@@ -40,6 +41,17 @@ const COLOURS: &[u8; 35] = b"123456789abcdefghijklmnopqrstuvwxyz";
 /// byte order, compared whole. Digits are never relabelled: sums would change.
 pub fn killer(givens: &str) -> Result<String, CanonError> {
     let puzzle = Puzzle::parse(givens)?;
+    // Real puzzles have some thirty cages: sets of cages fit a u64, whose
+    // operations cost half those of a u128. Only a puzzle of more than 64
+    // cages (81 at most) pays for the wide sets.
+    if puzzle.cages <= 64 {
+        search::<u64>(&puzzle)
+    } else {
+        search::<u128>(&puzzle)
+    }
+}
+
+fn search<S: CageSet>(puzzle: &Puzzle) -> Result<String, CanonError> {
     let transposed = puzzle.transposed();
     // The transposed view's rows are the original columns and vice versa.
     let row_spans = puzzle.spans(|cell| cell / 9);
@@ -51,12 +63,12 @@ pub fn killer(givens: &str) -> Result<String, CanonError> {
     // across consecutive columns: each is built once per order instead of
     // once per pair. The transposed view sees the same links with the roles
     // swapped, and keeps the cage numbers.
-    let row_links = puzzle.links(&row_orders, |l, k| l * 9 + k);
-    let col_links = puzzle.links(&col_orders, |l, k| k * 9 + l);
+    let row_links = puzzle.links::<S>(&row_orders, |l, k| l * 9 + k);
+    let col_links = puzzle.links::<S>(&col_orders, |l, k| k * 9 + l);
     let rows = Orders::new(&row_orders, &row_links, &row_spans, puzzle.cages);
     let cols = Orders::new(&col_orders, &col_links, &col_spans, puzzle.cages);
-    let mut search = Search::new(givens.len());
-    for (view, rows, cols) in [(&puzzle, &rows, &cols), (&transposed, &cols, &rows)] {
+    let mut search = Search::new();
+    for (view, rows, cols) in [(puzzle, &rows, &cols), (&transposed, &cols, &rows)] {
         for r in rows.iter() {
             for c in cols.iter() {
                 search.offer(view, r, c);
@@ -64,34 +76,76 @@ pub fn killer(givens: &str) -> Result<String, CanonError> {
         }
     }
     // Only a puzzle no map can recolour in 35 colours is left without a form.
-    if search.best.is_empty() {
+    if search.best_len == 0 {
         return Err(CanonError::Colours {
             cell: cell_at(search.crowded.unwrap_or(0)),
         });
     }
     // Always ASCII, so the conversion cannot fail.
-    Ok(String::from_utf8(search.best).unwrap_or_default())
+    Ok(String::from_utf8(search.best[..search.best_len].to_vec()).unwrap_or_default())
+}
+
+/// A set of cage numbers, one bit each: u64 when the cages fit, else u128.
+trait CageSet:
+    Copy + Eq + BitAnd<Output = Self> + BitOr<Output = Self> + BitOrAssign + Default
+{
+    fn bit(cage: u8) -> Self;
+    /// The least cage in a non-empty set.
+    fn first(self) -> usize;
+    /// The set without its least cage.
+    fn rest(self) -> Self;
+}
+
+impl CageSet for u64 {
+    fn bit(cage: u8) -> Self {
+        1 << cage
+    }
+    fn first(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    fn rest(self) -> Self {
+        self & self.wrapping_sub(1)
+    }
+}
+
+impl CageSet for u128 {
+    fn bit(cage: u8) -> Self {
+        1 << cage
+    }
+    fn first(self) -> usize {
+        self.trailing_zeros() as usize
+    }
+    fn rest(self) -> Self {
+        self & self.wrapping_sub(1)
+    }
 }
 
 /// The line orders of one direction with what a candidate needs of each.
-struct Orders<'a> {
-    orders: &'a [[u8; 9]],
-    links: &'a [u128],
+struct Orders<'a, S> {
+    orders: &'a [LineOrder],
+    links: &'a [S],
     spans: &'a Spans,
     cages: usize,
 }
 
 /// One line order: the lines, its links (one set per cage) and the spans
 /// of its direction, read only for a candidate that wins.
-#[derive(Clone, Copy)]
-struct Order<'a> {
+struct Order<'a, S> {
     lines: &'a [u8; 9],
-    links: &'a [u128],
+    links: &'a [S],
     spans: &'a Spans,
 }
 
-impl<'a> Orders<'a> {
-    fn new(orders: &'a [[u8; 9]], links: &'a [u128], spans: &'a Spans, cages: usize) -> Self {
+impl<S> Clone for Order<'_, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<S> Copy for Order<'_, S> {}
+
+impl<'a, S: CageSet> Orders<'a, S> {
+    fn new(orders: &'a [LineOrder], links: &'a [S], spans: &'a Spans, cages: usize) -> Self {
         Orders {
             orders,
             links,
@@ -100,22 +154,24 @@ impl<'a> Orders<'a> {
         }
     }
 
-    fn iter(&self) -> impl Iterator<Item = Order<'a>> + '_ {
+    fn iter(&self) -> impl Iterator<Item = Order<'a, S>> + '_ {
         let spans = self.spans;
-        (self.orders.iter().zip(self.links.chunks_exact(self.cages))).map(move |(lines, links)| {
-            Order {
+        (self.orders.iter().zip(self.links.chunks_exact(self.cages))).map(
+            move |((_, lines), links)| Order {
                 lines,
                 links,
                 spans,
-            }
-        })
+            },
+        )
     }
 }
 
 /// The least string so far and the scratch space to build candidates in.
-struct Search {
-    best: Vec<u8>,
-    cand: Vec<u8>,
+struct Search<S> {
+    best: [u8; 326],
+    /// How much of `best` is written: 0 until a candidate wins.
+    best_len: usize,
+    cand: [u8; 326],
     /// The first cell where a candidate needed a 36th colour: the error's
     /// position if no map can be written at all.
     crowded: Option<usize>,
@@ -125,19 +181,24 @@ struct Search {
     colour: [u8; 81],
     /// Colour char per cage, 0 for a cage not yet coloured.
     letter: [u8; 81],
+    /// The cages the last candidate coloured: only their letters need
+    /// clearing for the next one.
+    coloured: S,
     /// The cells where each cage first appears, in order, and its sum.
     firsts: [(u8, u8); 81],
 }
 
-impl Search {
-    fn new(len: usize) -> Search {
+impl<S: CageSet> Search<S> {
+    fn new() -> Search<S> {
         Search {
-            best: Vec::with_capacity(len),
-            cand: Vec::with_capacity(len),
+            best: [0; 326],
+            best_len: 0,
+            cand: [0; 326],
             crowded: None,
             layout: [0; 81],
             colour: [0; 81],
             letter: [0; 81],
+            coloured: S::default(),
             firsts: [(0, 0); 81],
         }
     }
@@ -146,43 +207,52 @@ impl Search {
     /// colouring each cage when it first appears from the links of the two
     /// orders, and stop at the first char that sorts after the best form.
     /// Sums, digits and the connectivity test only for one that wins.
-    fn offer(&mut self, view: &Puzzle, rows: Order, cols: Order) {
+    fn offer(&mut self, view: &Puzzle, rows: Order<S>, cols: Order<S>) {
         let (row_links, col_links) = (rows.links, cols.links);
         let (row_spans, col_spans) = (rows.spans, cols.spans);
         let (rows, cols) = (rows.lines, cols.lines);
-        // Uncoloured cages show 0; the set repeats it for masking links.
-        self.letter = [0; 81];
-        let mut coloured = 0u128;
+        // Uncoloured cages show 0: clear what the last candidate coloured.
+        let mut old = self.coloured;
+        while old != S::default() {
+            self.letter[old.first()] = 0;
+            old = old.rest();
+        }
+        let mut coloured = S::default();
         let mut firsts = 0;
         // While the layout so far equals the best one, a greater char loses.
-        let mut tied = !self.best.is_empty();
+        let mut tied = self.best_len != 0;
         for (i, &row) in rows.iter().enumerate() {
             let line = &view.cage_of[usize::from(row) * 9..][..9];
             for (j, &col) in cols.iter().enumerate() {
                 let cell = i * 9 + j;
-                let cage = usize::from(line[usize::from(col)]);
-                if self.letter[cage] == 0 {
+                let cage = line[usize::from(col)];
+                let at = usize::from(cage);
+                if self.letter[at] == 0 {
                     let mut taken = 0u64;
-                    let mut near = (row_links[cage] | col_links[cage]) & coloured;
-                    while near != 0 {
-                        taken |= 1 << self.colour[near.trailing_zeros() as usize];
-                        near &= near - 1;
+                    let mut near = (row_links[at] | col_links[at]) & coloured;
+                    while near != S::default() {
+                        taken |= 1 << self.colour[near.first()];
+                        near = near.rest();
                     }
                     let c = taken.trailing_ones() as usize;
                     if c >= COLOURS.len() {
+                        self.coloured = coloured;
                         self.crowded.get_or_insert(cell);
                         return;
                     }
-                    self.colour[cage] = c as u8;
-                    self.letter[cage] = COLOURS[c];
-                    coloured |= 1 << cage;
-                    self.firsts[firsts] = (cell as u8, view.sums[cage]);
+                    self.colour[at] = c as u8;
+                    self.letter[at] = COLOURS[c];
+                    coloured |= S::bit(cage);
+                    self.firsts[firsts] = (cell as u8, view.sums[at]);
                     firsts += 1;
                 }
-                let ch = self.letter[cage];
+                let ch = self.letter[at];
                 if tied {
                     match ch.cmp(&self.best[cell]) {
-                        Ordering::Greater => return,
+                        Ordering::Greater => {
+                            self.coloured = coloured;
+                            return;
+                        }
                         Ordering::Less => tied = false,
                         Ordering::Equal => {}
                     }
@@ -190,32 +260,38 @@ impl Search {
                 self.layout[cell] = ch;
             }
         }
-        let cand = &mut self.cand;
-        cand.clear();
-        cand.extend_from_slice(&self.layout);
-        cand.push(b',');
-        let sums = cand.len();
-        cand.resize(sums + 162, b'0');
+        self.coloured = coloured;
+        let len = if view.digits.is_some() { 326 } else { 244 };
+        let cand = &mut self.cand[..len];
+        cand[..81].copy_from_slice(&self.layout);
+        cand[81] = b',';
+        let sums = &mut cand[82..244];
+        sums.fill(b'0');
         for &(cell, s) in &self.firsts[..firsts] {
             let cell = usize::from(cell);
-            cand[sums + 2 * cell] = b'0' + s / 10;
-            cand[sums + 2 * cell + 1] = b'0' + s % 10;
+            sums[2 * cell] = b'0' + s / 10;
+            sums[2 * cell + 1] = b'0' + s % 10;
         }
         if let Some(d) = &view.digits {
-            cand.push(b',');
+            cand[244] = b',';
+            let mut at = 245;
             for &row in rows {
                 let line = &d[usize::from(row) * 9..][..9];
-                cand.extend(cols.iter().map(|&col| b'0' + line[usize::from(col)]));
+                for &col in cols {
+                    cand[at] = b'0' + line[usize::from(col)];
+                    at += 1;
+                }
             }
         }
         // A layout that sorts before the best one wins whatever follows;
         // an equal one is decided by sums and digits. Connectivity last: it
         // is the dearer test.
-        if (self.best.is_empty() || !tied || *cand < self.best)
+        if (self.best_len == 0 || !tied || *cand < self.best[..len])
             && ((row_spans.straight(rows) && col_spans.straight(cols))
                 || view.keeps_cages(rows, cols))
         {
-            std::mem::swap(&mut self.best, cand);
+            std::mem::swap(&mut self.best, &mut self.cand);
+            self.best_len = len;
         }
     }
 }
@@ -233,7 +309,7 @@ struct Puzzle {
     cage_of: [u8; 81],
     cages: usize,
     /// Sum per cage (0 = no clue).
-    sums: Vec<u8>,
+    sums: [u8; 81],
     digits: Option<[u8; 81]>,
 }
 
@@ -295,16 +371,17 @@ impl Puzzle {
         };
 
         let (cage_of, cages, first) = regions(&layout);
-        let mut sums = vec![0u8; cages];
+        let mut sums = [0u8; 81];
         for (cell, &s) in cell_sums.iter().enumerate() {
             let cage = usize::from(cage_of[cell]);
             if s == 0 {
                 continue;
             }
-            if first[cage] != cell {
+            let first = usize::from(first[cage]);
+            if first != cell {
                 return Err(CanonError::CageSum {
                     cell: cell_at(cell),
-                    first: cell_at(first[cage]),
+                    first: cell_at(first),
                     sum: format!("{s:02}"),
                 });
             }
@@ -323,7 +400,7 @@ impl Puzzle {
         Puzzle {
             cage_of: std::array::from_fn(|i| self.cage_of[t(i)]),
             cages: self.cages,
-            sums: self.sums.clone(),
+            sums: self.sums,
             digits: self.digits.map(|d| std::array::from_fn(|i| d[t(i)])),
         }
     }
@@ -353,16 +430,20 @@ impl Puzzle {
     /// is the k-th cell of line l. Orders share most of their pairs of
     /// consecutive lines, so each pair's links are built once and an order
     /// ORs together those of its eight pairs.
-    fn links(&self, orders: &[[u8; 9]], cell: impl Fn(usize, usize) -> usize) -> Vec<u128> {
+    fn links<S: CageSet>(
+        &self,
+        orders: &[LineOrder],
+        cell: impl Fn(usize, usize) -> usize,
+    ) -> Vec<S> {
         let n = self.cages;
         // Per pair of lines, where its (cage, neighbours) entries start and
         // end in `entries`: a dozen cages at most meet across one boundary,
         // so ORing these touches far fewer sets than all `cages`.
         const UNBUILT: (usize, usize) = (usize::MAX, 0);
         let mut slot = [UNBUILT; 81];
-        let mut entries: Vec<(u8, u128)> = Vec::new();
-        let mut links = vec![0u128; orders.len() * n];
-        for (order, near) in orders.iter().zip(links.chunks_exact_mut(n)) {
+        let mut entries: Vec<(u8, S)> = Vec::with_capacity(64);
+        let mut links = vec![S::default(); orders.len() * n];
+        for ((_, order), near) in orders.iter().zip(links.chunks_exact_mut(n)) {
             for pair in order.windows(2) {
                 let (l, m) = (pair[0].min(pair[1]), pair[0].max(pair[1]));
                 let (l, m) = (usize::from(l), usize::from(m));
@@ -375,8 +456,8 @@ impl Puzzle {
                         if a != b {
                             for (x, y) in [(a, b), (b, a)] {
                                 match entries[start..].iter_mut().find(|e| e.0 == x) {
-                                    Some(e) => e.1 |= 1 << y,
-                                    None => entries.push((x, 1 << y)),
+                                    Some(e) => e.1 |= S::bit(y),
+                                    None => entries.push((x, S::bit(y))),
                                 }
                             }
                         }
@@ -433,19 +514,25 @@ impl Puzzle {
 
 /// Cages: maximal 4-connected regions of one layout char, numbered in order
 /// of first cell. Returns the cage of each cell, the count and first cells.
-fn regions(layout: &[u8; 81]) -> ([u8; 81], usize, Vec<usize>) {
+fn regions(layout: &[u8; 81]) -> ([u8; 81], usize, [u8; 81]) {
     let mut cage_of = [u8::MAX; 81];
-    let mut first = Vec::new();
-    let mut stack = Vec::with_capacity(81);
+    let mut first = [0u8; 81];
+    let mut count = 0;
+    // Each cell is pushed once, when it joins its cage.
+    let mut stack = [0usize; 81];
     for start in 0..81 {
         if cage_of[start] != u8::MAX {
             continue;
         }
-        let id = first.len() as u8;
-        first.push(start);
+        let id = count as u8;
+        first[count] = start as u8;
+        count += 1;
         cage_of[start] = id;
-        stack.push(start);
-        while let Some(cell) = stack.pop() {
+        stack[0] = start;
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let cell = stack[top];
             let (r, c) = (cell / 9, cell % 9);
             let near = [
                 (r > 0).then(|| cell - 9),
@@ -456,12 +543,12 @@ fn regions(layout: &[u8; 81]) -> ([u8; 81], usize, Vec<usize>) {
             for n in near.into_iter().flatten() {
                 if cage_of[n] == u8::MAX && layout[n] == layout[cell] {
                     cage_of[n] = id;
-                    stack.push(n);
+                    stack[top] = n;
+                    top += 1;
                 }
             }
         }
     }
-    let count = first.len();
     (cage_of, count, first)
 }
 
@@ -470,7 +557,9 @@ fn regions(layout: &[u8; 81]) -> ([u8; 81], usize, Vec<usize>) {
 struct Spans {
     /// One 9-bit mask per span. A cage is connected, so each is an interval
     /// of lines: at most 36 of them.
-    masks: Vec<u16>,
+    masks: [u16; 36],
+    /// How many of `masks` are in use.
+    count: usize,
     /// Per line, the spans that hold it, one bit per index in `masks`.
     holding: [u64; 9],
 }
@@ -487,19 +576,25 @@ impl Spans {
                 seen |= 1 << (lo * 9 + hi);
             }
         }
-        let mut masks = Vec::with_capacity(seen.count_ones() as usize);
+        let mut masks = [0u16; 36];
+        let mut count = 0;
         let mut holding = [0u64; 9];
         while seen != 0 {
             let at = seen.trailing_zeros();
             seen &= seen - 1;
             let (lo, hi) = (at / 9, at % 9);
-            let bit = 1u64 << masks.len();
-            masks.push((0x1ffu16 >> (8 - (hi - lo))) << lo);
+            let bit = 1u64 << count;
+            masks[count] = (0x1ffu16 >> (8 - (hi - lo))) << lo;
+            count += 1;
             for h in &mut holding[lo as usize..=hi as usize] {
                 *h |= bit;
             }
         }
-        Spans { masks, holding }
+        Spans {
+            masks,
+            count,
+            holding,
+        }
     }
 
     /// Whether `order` keeps the lines of every span in their source
@@ -512,7 +607,7 @@ impl Spans {
         for (k, &line) in order.iter().enumerate() {
             at[usize::from(line)] = k as u8;
         }
-        self.masks.iter().all(|&m| {
+        self.masks[..self.count].iter().all(|&m| {
             let lo = m.trailing_zeros() as usize;
             let hi = 15 - m.leading_zeros() as usize;
             let pos = &at[lo..=hi];
@@ -528,73 +623,90 @@ impl Spans {
 /// the same picture, so only one of each is kept: this is what keeps puzzles
 /// whose cages never cross a line boundary from trying all 1296 orders.
 /// They come sorted by picture.
-fn line_orders(spans: &Spans, content: &[[u16; 9]; 9]) -> Vec<[u8; 9]> {
-    let mut orders = Vec::new();
-    extend_order(&spans.holding, &mut [0; 9], 0, 0, 0, &mut orders);
+fn line_orders(spans: &Spans, content: &[[u16; 9]; 9]) -> Vec<LineOrder> {
     // A picture compares as the ranks of its lines' contents among the nine
     // do (equal contents, equal ranks), so nine 4-bit ranks packed high to
     // low sort and match like the whole picture at a fraction of the cost.
     let rank = content.map(|line| content.iter().filter(|&other| *other < line).count() as u64);
-    let mut keyed: Vec<(u64, [u8; 9])> = orders
-        .into_iter()
-        .map(|o| {
-            let key = o
-                .iter()
-                .fold(0u64, |key, &line| key << 4 | rank[usize::from(line)]);
-            (key, o)
-        })
-        .collect();
+    // Per band, the spans holding any line of each subset of its lines (bit
+    // k for line 3 * band + k): the spans not yet finished are then three
+    // lookups on the unused lines instead of a loop over them.
+    let mut unfinished = [[0u64; 8]; 3];
+    for (band, table) in unfinished.iter_mut().enumerate() {
+        for subset in 1..8 {
+            let k = (subset as u32).trailing_zeros() as usize;
+            table[subset] = table[subset & (subset - 1)] | spans.holding[3 * band + k];
+        }
+    }
+    let walk = Walk {
+        holding: &spans.holding,
+        unfinished: &unfinished,
+        rank: &rank,
+    };
+    let mut keyed = Vec::with_capacity(32);
+    walk.extend(&mut [0; 9], 0, 0, 0, 0, &mut keyed);
     keyed.sort_unstable();
     keyed.dedup_by_key(|(key, _)| *key);
-    keyed.into_iter().map(|(_, o)| o).collect()
+    keyed
 }
 
-/// Lay out lines from position `k` on, `used` the lines placed so far,
-/// `entered` the spans holding any of them. A span once entered must be
-/// finished before any other line comes, which is contiguity checked one
-/// line at a time.
-fn extend_order(
-    holding: &[u64; 9],
-    order: &mut [u8; 9],
-    k: usize,
-    used: u16,
-    entered: u64,
-    out: &mut Vec<[u8; 9]>,
-) {
-    if k == 9 {
-        out.push(*order);
-        return;
-    }
-    let mut candidates = if k.is_multiple_of(3) {
-        // Any line of a band not yet entered.
-        (0..3)
-            .filter(|b| used & (0b111 << (3 * b)) == 0)
-            .fold(0u16, |m, b| m | 0b111 << (3 * b))
-    } else {
-        let band = usize::from(order[k - 1] / 3);
-        0b111 << (3 * band) & !used
-    };
-    let mut unfinished = 0u64;
-    let mut rest = 0x1ff & !used;
-    while rest != 0 {
-        unfinished |= holding[rest.trailing_zeros() as usize];
-        rest &= rest - 1;
-    }
-    // The next line must belong to every span entered and not finished.
-    let open = entered & unfinished;
-    while candidates != 0 {
-        let line = candidates.trailing_zeros() as usize;
-        candidates &= candidates - 1;
-        if open & !holding[line] == 0 {
-            order[k] = line as u8;
-            extend_order(
-                holding,
-                order,
-                k + 1,
-                used | 1 << line,
-                entered | holding[line],
-                out,
-            );
+/// A line order with its picture key (see `line_orders`).
+type LineOrder = (u64, [u8; 9]);
+
+/// What the enumeration of line orders reads.
+struct Walk<'a> {
+    holding: &'a [u64; 9],
+    unfinished: &'a [[u64; 8]; 3],
+    rank: &'a [u64; 9],
+}
+
+impl Walk<'_> {
+    /// Lay out lines from position `k` on, `used` the lines placed so far,
+    /// `entered` the spans holding any of them, `key` the picture key so
+    /// far. A span once entered must be finished before any other line
+    /// comes, which is contiguity checked one line at a time.
+    fn extend(
+        &self,
+        order: &mut [u8; 9],
+        k: usize,
+        used: u16,
+        entered: u64,
+        key: u64,
+        out: &mut Vec<LineOrder>,
+    ) {
+        if k == 9 {
+            out.push((key, *order));
+            return;
+        }
+        let mut candidates = if k.is_multiple_of(3) {
+            // Any line of a band not yet entered.
+            (0..3)
+                .filter(|b| used & (0b111 << (3 * b)) == 0)
+                .fold(0u16, |m, b| m | 0b111 << (3 * b))
+        } else {
+            let band = usize::from(order[k - 1] / 3);
+            0b111 << (3 * band) & !used
+        };
+        let unused = usize::from(!used);
+        let unfinished = self.unfinished[0][unused & 7]
+            | self.unfinished[1][unused >> 3 & 7]
+            | self.unfinished[2][unused >> 6 & 7];
+        // The next line must belong to every span entered and not finished.
+        let open = entered & unfinished;
+        while candidates != 0 {
+            let line = candidates.trailing_zeros() as usize;
+            candidates &= candidates - 1;
+            if open & !self.holding[line] == 0 {
+                order[k] = line as u8;
+                self.extend(
+                    order,
+                    k + 1,
+                    used | 1 << line,
+                    entered | self.holding[line],
+                    key << 4 | self.rank[line],
+                    out,
+                );
+            }
         }
     }
 }
@@ -624,7 +736,7 @@ pub(super) mod tests {
         let puzzle = Puzzle {
             cage_of,
             cages: seen.len(),
-            sums: hints.to_vec(),
+            sums: std::array::from_fn(|i| hints.get(i).copied().unwrap_or(0)),
             digits: None,
         };
         let identity: [u8; 9] = std::array::from_fn(|i| i as u8);
@@ -633,9 +745,9 @@ pub(super) mod tests {
 
     /// The legacy string of `puzzle` moved by a map that keeps its cages.
     fn written(puzzle: &Puzzle, rows: &[u8; 9], cols: &[u8; 9]) -> String {
-        let row_links = puzzle.links(&[*rows], |l, k| l * 9 + k);
-        let col_links = puzzle.links(&[*cols], |l, k| k * 9 + l);
-        let mut search = Search::new(326);
+        let row_links = puzzle.links::<u128>(&[(0, *rows)], |l, k| l * 9 + k);
+        let col_links = puzzle.links::<u128>(&[(0, *cols)], |l, k| k * 9 + l);
+        let mut search = Search::new();
         let (row_spans, col_spans) = (puzzle.spans(|i| i / 9), puzzle.spans(|i| i % 9));
         let order = |lines, links, spans| Order {
             lines,
@@ -651,7 +763,7 @@ pub(super) mod tests {
             !search.best.is_empty(),
             "map tears a cage or needs 36 colours"
         );
-        String::from_utf8(search.best).unwrap()
+        String::from_utf8(search.best[..search.best_len].to_vec()).unwrap()
     }
 
     pub fn krazydad(limit: usize) -> Vec<String> {
@@ -671,8 +783,8 @@ pub(super) mod tests {
         loop {
             let r = rows[rng.below(rows.len())];
             let c = cols[rng.below(cols.len())];
-            if view.keeps_cages(&r, &c) {
-                return written(&view, &r, &c);
+            if view.keeps_cages(&r.1, &c.1) {
+                return written(&view, &r.1, &c.1);
             }
         }
     }
@@ -700,7 +812,7 @@ pub(super) mod tests {
         out.push(',');
         for (cell, &cage) in cage_of.iter().enumerate() {
             let cage = usize::from(cage);
-            let s = if first[cage] == cell {
+            let s = if usize::from(first[cage]) == cell {
                 sum(cage, cell)
             } else {
                 0
