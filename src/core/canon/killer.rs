@@ -680,9 +680,8 @@ impl Walk<'_> {
         }
         let mut candidates = if k.is_multiple_of(3) {
             // Any line of a band not yet entered.
-            (0..3)
-                .filter(|b| used & (0b111 << (3 * b)) == 0)
-                .fold(0u16, |m, b| m | 0b111 << (3 * b))
+            let free = !(used | used >> 1 | used >> 2) & 0b001_001_001;
+            free * 0b111
         } else {
             let band = usize::from(order[k - 1] / 3);
             0b111 << (3 * band) & !used
