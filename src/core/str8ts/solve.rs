@@ -479,6 +479,81 @@ mod tests {
         );
     }
 
+    /// Three near-empty boards the fuzzer found giving up (0.1-0.36 s each).
+    const FUZZ_SLOW: [&str; 3] = [
+        "300000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001000000000000000001",
+        "300000000000000000000000000000000001000000000000000010100000000000000000010000000000010100000000000000000010000000000000000000000000010000000000000000000000000000",
+        "300000000000000000000000000000000010000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001000000000000000001",
+    ];
+
+    /// Sparse boards: the fuzz finds, the all-white empty board, and boards
+    /// from a fixed generator with 0-3 white givens and 1-6 black cells,
+    /// half of them with a black digit. Only boards that read are kept.
+    fn sparse_boards() -> Vec<(String, Board)> {
+        let mut out: Vec<(String, Board)> = FUZZ_SLOW
+            .iter()
+            .enumerate()
+            .filter_map(|(n, s)| Some((format!("fuzz {n}"), Board::parse(s).ok()?)))
+            .collect();
+        let empty = "0".repeat(162);
+        out.extend(Board::parse(&empty).ok().map(|b| ("empty".to_owned(), b)));
+        let mut seed = 0x2545_f491_u32;
+        let mut next = move |n: u32| {
+            seed ^= seed << 13;
+            seed ^= seed >> 17;
+            seed ^= seed << 5;
+            (seed % n) as usize
+        };
+        for n in 0..60 {
+            let mut b = empty.clone().into_bytes();
+            for _ in 0..1 + next(6) {
+                let i = next(81);
+                b[81 + i] = b'1';
+                if n % 2 == 1 && next(2) == 0 {
+                    b[i] = b'1' + next(9) as u8;
+                }
+            }
+            for _ in 0..next(4) {
+                let i = next(81);
+                if b[81 + i] == b'0' {
+                    b[i] = b'1' + next(9) as u8;
+                }
+            }
+            let s = String::from_utf8(b).unwrap_or_default();
+            if let Ok(board) = Board::parse(&s) {
+                out.push((format!("gen {n}"), board));
+            }
+        }
+        out
+    }
+
+    /// Nodes and time of each sparse board.
+    /// Run: `cargo test --release --lib str8ts_sparse -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn str8ts_sparse() {
+        let (mut total, mut worst) = (0, 0);
+        for (name, board) in sparse_boards() {
+            let start = std::time::Instant::now();
+            let (s, nodes) = solve_counting(&board);
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            let kind = match s {
+                Solutions::Contradiction(_) => "contradiction",
+                Solutions::None => "none",
+                Solutions::Unique(_) => "unique",
+                Solutions::Multiple => "multiple",
+                Solutions::GaveUp => "GAVE UP",
+            };
+            total += nodes;
+            worst = worst.max(nodes);
+            println!(
+                "{name:>8} {nodes:>7} {ms:>9.3} ms {kind} {}",
+                board.to_legacy()
+            );
+        }
+        println!("total {total} largest {worst}");
+    }
+
     /// Microseconds per call of `f`, over enough calls to last about 20 ms.
     fn micros(mut f: impl FnMut() -> u64) -> f64 {
         let start = std::time::Instant::now();
