@@ -527,6 +527,143 @@ mod tests {
         out
     }
 
+    /// The first solution the search finds from `board`'s root, if any.
+    fn first_solution(board: &Board) -> Option<[u16; CELLS]> {
+        let layout = Layout::new(board.black());
+        let root = root(board, &layout).ok()?;
+        let (mut count, mut found) = (0, None);
+        layout.count(&root.masks().map(Mask::bits), &mut count, &mut found);
+        found
+    }
+
+    /// Why `sol` is not a solution of `board`, checked from the board's
+    /// masks and compartments alone: one digit in each white cell, among
+    /// those the board allows there (so givens and black cells kept), no
+    /// digit twice in a row or column, every compartment a straight.
+    fn wrong(board: &Board, sol: &[u16; CELLS]) -> Option<String> {
+        for (i, (&m, was)) in sol.iter().zip(board.masks()).enumerate() {
+            if m & !was.bits() != 0 || (!board.black()[i] && m.count_ones() != 1) {
+                return Some(format!("cell {i} holds {m:b}"));
+            }
+        }
+        for line in 0..9 {
+            let (mut row, mut col) = (0u16, 0u16);
+            for k in 0..9 {
+                let (r, c) = (sol[line * 9 + k], sol[k * 9 + line]);
+                if row & r != 0 || col & c != 0 {
+                    return Some(format!("a digit twice in line {line}"));
+                }
+                row |= r;
+                col |= c;
+            }
+        }
+        for comp in board.compartments() {
+            let ds = comp.cells().iter().fold(0u16, |a, c| a | sol[c.index()]);
+            let low = ds.trailing_zeros();
+            if ds.count_ones() as usize != comp.len() || ds >> low != (1 << comp.len()) - 1 {
+                return Some(format!("{comp} holds {ds:b}"));
+            }
+        }
+        None
+    }
+
+    /// Two different solutions of `board`, each checked: the first the
+    /// search finds, then one the search finds with that one's digit
+    /// taken from some cell.
+    fn two_checked_solutions(board: &Board) -> Result<(), String> {
+        let first = first_solution(board).ok_or("no first solution")?;
+        if let Some(why) = wrong(board, &first) {
+            return Err(format!("first: {why}"));
+        }
+        for i in (0..CELLS).filter(|&i| board.masks()[i].len() > 1) {
+            let mut masks = *board.masks();
+            masks[i] = Mask::from_bits_truncate(masks[i].bits() & !first[i]);
+            if let Some(second) = first_solution(&board.with_masks(masks)) {
+                return match wrong(board, &second) {
+                    Some(why) => Err(format!("second: {why}")),
+                    None if second == first => Err("the same twice".to_owned()),
+                    None => Ok(()),
+                };
+            }
+        }
+        Err("no second solution".to_owned())
+    }
+
+    #[test]
+    fn the_fuzz_boards_that_gave_up_find_two_solutions_in_a_few_hundred_nodes() {
+        for s in FUZZ_SLOW {
+            let board = Board::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+            let (got, nodes) = solve_counting(&board);
+            assert_eq!(got, Solutions::Multiple, "{s}");
+            assert!(nodes <= 500, "{s}: {nodes} nodes");
+            assert_eq!(two_checked_solutions(&board), Ok(()), "{s}");
+        }
+    }
+
+    #[test]
+    fn sparse_boards_settle_well_inside_the_node_limit_with_checked_answers() {
+        let boards = sparse_boards();
+        assert!(boards.len() > 50, "{}", boards.len());
+        for (name, board) in boards {
+            let (got, nodes) = solve_counting(&board);
+            assert!(nodes <= 2000, "{name}: {nodes} nodes, {got:?}");
+            match got {
+                Solutions::Multiple => {
+                    assert_eq!(two_checked_solutions(&board), Ok(()), "{name}");
+                }
+                Solutions::Unique(sol) => {
+                    let bits = sol.masks().map(Mask::bits);
+                    assert_eq!(wrong(&board, &bits), None, "{name}");
+                    assert_eq!(solve(&board), reference::solve(&board), "{name}");
+                }
+                // The root's verdict, reached by the same rules as the
+                // reference's.
+                Solutions::Contradiction(_) => {
+                    assert_eq!(got, reference::solve(&board), "{name}");
+                }
+                Solutions::None | Solutions::GaveUp => panic!("{name}: {got:?}"),
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+        /// Up to three white givens and up to six black cells, some with a
+        /// digit: the count settles in a few thousand nodes, and a board
+        /// said to have two solutions has two that check.
+        #[test]
+        fn random_sparse_boards_settle_and_their_solutions_check(
+            whites in proptest::collection::vec((0..81usize, 1..=9u8), 0..=3),
+            blacks in proptest::collection::vec((0..81usize, 0..=9u8), 0..=6),
+        ) {
+            let mut b = vec![b'0'; 162];
+            for (i, d) in blacks {
+                b[81 + i] = b'1';
+                b[i] = b'0' + d;
+            }
+            for (i, d) in whites {
+                if b[81 + i] == b'0' {
+                    b[i] = b'0' + d;
+                }
+            }
+            let s = String::from_utf8(b).unwrap_or_default();
+            let Ok(board) = Board::parse(&s) else { return Ok(()) };
+            let (got, nodes) = solve_counting(&board);
+            proptest::prop_assert!(nodes <= 5000, "{s}: {nodes} nodes, {got:?}");
+            match got {
+                Solutions::Multiple => {
+                    proptest::prop_assert_eq!(two_checked_solutions(&board), Ok(()), "{}", s);
+                }
+                Solutions::Unique(sol) => {
+                    let bits = sol.masks().map(Mask::bits);
+                    proptest::prop_assert_eq!(wrong(&board, &bits), None, "{}", s);
+                }
+                Solutions::Contradiction(_) | Solutions::None => {}
+                Solutions::GaveUp => proptest::prop_assert!(false, "{s}: gave up"),
+            }
+        }
+    }
+
     /// Nodes and time of each sparse board.
     /// Run: `cargo test --release --lib str8ts_sparse -- --ignored --nocapture`.
     #[test]

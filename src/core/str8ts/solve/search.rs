@@ -97,6 +97,8 @@ pub(super) struct Layout {
     member: [u128; CELLS],
     /// The two compartments of each white cell, by index.
     pair: [[u8; 2]; CELLS],
+    /// Per line, its first compartment and how many it has.
+    line_runs: [(u8, u8); 18],
     all: u128,
 }
 
@@ -146,11 +148,21 @@ impl Layout {
                 *p = [a as u8, b as u8];
             }
         }
+        let mut line_runs = [(0u8, 0u8); 18];
+        for (k, run) in runs.iter().enumerate().take(n) {
+            if let Some(lr) = line_runs.get_mut(usize::from(run.line)) {
+                if lr.1 == 0 {
+                    lr.0 = k as u8;
+                }
+                lr.1 += 1;
+            }
+        }
         Layout {
             black: *black,
             runs,
             member,
             pair,
+            line_runs,
             all: if n == 128 { u128::MAX } else { (1 << n) - 1 },
         }
     }
@@ -274,12 +286,184 @@ impl Layout {
                 self.compartment(cells, fits, k, &mut work)?;
                 continue;
             }
-            if !strong || work.strong == 0 {
+            if !strong {
                 return Ok(());
+            }
+            if work.strong == 0 {
+                self.tally(cells, fits, &mut work)?;
+                if work.len == 0 && work.dirty == 0 && work.strong == 0 {
+                    return Ok(());
+                }
+                continue;
             }
             let k = work.strong.trailing_zeros() as usize;
             work.strong &= work.strong - 1;
             self.fillings(cells, fits, k, &mut work);
+        }
+    }
+
+    /// The tally rule, once the other rules are at their fixpoint: each
+    /// cell holding a digit lies in one row and one column, and a line holds
+    /// a digit at most once, so for each digit the rows holding it number
+    /// as many as the columns holding it. A line surely holds the digit when
+    /// it is placed there (black givens too) or a compartment there needs
+    /// it; it may when some cell there still has it. When the rows' least
+    /// count is the columns' most, the columns that may hold it must, and
+    /// the rows that may hold it must not (and the other way round); the
+    /// least past the most is a contradiction. A line that must hold a digit
+    /// with every place for it in one compartment keeps there only the
+    /// digits within reach of it, as every straight through it is.
+    ///
+    /// The line rules see one line at a time, so without this an early
+    /// choice that leaves, say, the two short rows needing an 8 that the
+    /// columns can no longer give is found out only at the bottom of the
+    /// tree, again under every later choice: near-empty boards ran to the
+    /// node limit that way.
+    fn tally(&self, cells: &mut Cells, fits: &Fits, work: &mut Work) -> Result<(), Dead> {
+        // Per line, the digits it surely holds and those it may hold.
+        let mut sure = [0u16; 18];
+        let mut may = [0u16; 18];
+        for l in 0..18 {
+            // Digits placed, in white cells or black, count as sure: the
+            // straights kept in `fits` may be stale and miss them.
+            let (mut any, mut placed, mut black) = (0u16, 0u16, 0u16);
+            for &c in &LINE_CELLS[l] {
+                let c = usize::from(c);
+                let m = cells[c];
+                any |= m;
+                if m & m.wrapping_sub(1) == 0 {
+                    placed |= m;
+                }
+                if self.black[c] {
+                    black |= m;
+                }
+            }
+            let (first, n) = self.line_runs[l];
+            let (first, n) = (usize::from(first), usize::from(n));
+            let mut lines = [(0u16, 0u8); 5];
+            for ((slot, run), &lows) in lines
+                .iter_mut()
+                .zip(&self.runs[first..first + n])
+                .zip(&fits[first..first + n])
+            {
+                let len = usize::from(run.len);
+                let mut lows = lows;
+                if lows == 0 {
+                    // Not known here yet: every straight the cells reach.
+                    lows = (1u16 << (10 - len)) - 1;
+                    let start = usize::from(run.start);
+                    for &c in &LINE_CELLS[l][start..start + len] {
+                        lows &= reach_down(cells[usize::from(c)], len);
+                    }
+                }
+                *slot = (lows, run.len);
+            }
+            let mut both = Choices {
+                all: 0x1ff,
+                any: 0,
+                budget: 256,
+            };
+            // The compartments' straights keep clear of the black digits.
+            both.walk(&lines[..n.min(5)], black);
+            sure[l] = both.all | placed;
+            may[l] = both.any & any | placed;
+        }
+        for bit in (0..9).map(|d| 1u16 << d) {
+            let count = |lines: &[u16]| lines.iter().filter(|&&m| m & bit != 0).count();
+            let (row_least, row_most) = (count(&sure[..9]), count(&may[..9]));
+            let (col_least, col_most) = (count(&sure[9..]), count(&may[9..]));
+            if row_least > col_most || col_least > row_most {
+                return Err(Dead);
+            }
+            for (lines, least, most, other_least, other_most) in [
+                (0..9, row_least, row_most, col_least, col_most),
+                (9..18, col_least, col_most, row_least, row_most),
+            ] {
+                let none = least == other_most && least < most;
+                let all = most == other_least && least < most;
+                if !none && !all {
+                    continue;
+                }
+                for l in lines {
+                    if sure[l] & bit != 0 || may[l] & bit == 0 {
+                        continue;
+                    }
+                    if none {
+                        for &c in &LINE_CELLS[l] {
+                            let c = usize::from(c);
+                            let m = cells[c];
+                            if m & bit != 0 {
+                                // Placed by an earlier removal in this pass
+                                // (`sure` would have held it before).
+                                if m == bit {
+                                    return Err(Dead);
+                                }
+                                work.narrow(self, cells, c, m & !bit);
+                            }
+                        }
+                    } else {
+                        self.must_hold(cells, l, bit, work)?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Line `l` must hold the digit `bit`, which none of its cells has yet
+    /// placed: if all its places lie in one compartment, that compartment's
+    /// cells keep only digits a straight through it can hold.
+    fn must_hold(
+        &self,
+        cells: &mut Cells,
+        l: usize,
+        bit: u16,
+        work: &mut Work,
+    ) -> Result<(), Dead> {
+        let mut home = None;
+        for &c in &LINE_CELLS[l] {
+            let c = usize::from(c);
+            if cells[c] & bit == 0 {
+                continue;
+            }
+            let k = self.run_of(c, l);
+            match home {
+                None => home = Some(k),
+                Some(h) if h != k => return Ok(()),
+                _ => {}
+            }
+        }
+        // No place at all: the caller counted this line as able to hold it.
+        let Some(k) = home else { return Err(Dead) };
+        let Some(run) = self.runs.get(k) else {
+            return Ok(());
+        };
+        let (start, len) = (usize::from(run.start), usize::from(run.len));
+        let window = (reach_up(bit, len) | reach_down(bit, len)) & 0x1ff;
+        for &c in &LINE_CELLS[l][start..start + len] {
+            let c = usize::from(c);
+            let m = cells[c] & window;
+            if m == 0 {
+                return Err(Dead);
+            }
+            if m != cells[c] {
+                work.narrow(self, cells, c, m);
+            }
+        }
+        Ok(())
+    }
+
+    /// The compartment of white cell `c` along line `l`.
+    fn run_of(&self, c: usize, l: usize) -> usize {
+        let [a, b] = self.pair[c];
+        if self
+            .runs
+            .get(usize::from(a))
+            .is_some_and(|r| usize::from(r.line) == l)
+        {
+            usize::from(a)
+        } else {
+            usize::from(b)
         }
     }
 
@@ -788,6 +972,42 @@ fn augment(k: usize, allowed: &[u16], s: u16, visited: &mut u16, owner: &mut [u8
         }
     }
     false
+}
+
+/// The straights a line's compartments can take together, one each and
+/// no digit twice: the digits all such choices hold, and those any holds.
+struct Choices {
+    all: u16,
+    any: u16,
+    /// Choices left to look at; past it, every digit may be held and none
+    /// surely is (lines of many short compartments only).
+    budget: u32,
+}
+
+impl Choices {
+    /// Chooses a straight for each compartment of `runs` (fitting lows and
+    /// length) in turn, with `used` the digits taken so far.
+    fn walk(&mut self, runs: &[(u16, u8)], used: u16) {
+        let Some((&(lows, len), rest)) = runs.split_first() else {
+            self.all &= used;
+            self.any |= used;
+            return;
+        };
+        let mut lows = lows;
+        while lows != 0 {
+            if self.budget == 0 {
+                self.all = 0;
+                self.any = 0x1ff;
+                return;
+            }
+            self.budget -= 1;
+            let s = ((1u16 << len) - 1) << lows.trailing_zeros();
+            lows &= lows - 1;
+            if s & used == 0 {
+                self.walk(rest, used | s);
+            }
+        }
+    }
 }
 
 /// What is left to do: cells newly placed, whose digit must leave their
