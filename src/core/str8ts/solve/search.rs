@@ -108,9 +108,29 @@ pub(super) struct Dead;
 /// Candidate bits per cell (bit `d - 1` for digit `d`).
 pub(super) type Cells = [u16; CELLS];
 
-/// Per compartment, the straights that fitted when its rule last ran (bit
-/// `low - 1` for the straight from `low`); 0 before it first runs.
-type Fits = [u16; 90];
+/// What the search keeps per node besides the cells.
+#[derive(Clone, Copy)]
+struct Fits {
+    /// Per compartment, the straights that fitted when its rule last ran
+    /// (bit `low - 1` for the straight from `low`); 0 before it first runs.
+    lows: [u16; 90],
+    /// Per line, the digits every choice of straights for its compartments
+    /// holds, and those some choice holds, as the tally rule last found
+    /// them: they change only with `lows`, far less often than the rule runs.
+    lines: [(u16, u16); 18],
+}
+
+impl Fits {
+    fn new() -> Fits {
+        Fits {
+            lows: [0; 90],
+            lines: [(0, 0); 18],
+        }
+    }
+}
+
+/// Every line, as bits.
+const ALL_LINES: u32 = (1 << 18) - 1;
 
 impl Layout {
     pub(super) fn new(black: &[bool; CELLS]) -> Layout {
@@ -179,7 +199,7 @@ impl Layout {
             }
         }
         work.dirty = self.all;
-        self.propagate(cells, &mut [0; 90], work, false)
+        self.propagate(cells, &mut Fits::new(), work, false)
     }
 
     /// Counts solutions below a fixpoint, stopping at two; keeps the first
@@ -190,7 +210,7 @@ impl Layout {
         // compartment learns which straights fit there and starts the
         // search from a stronger board.
         let mut start = *cells;
-        let mut fits = [0; 90];
+        let mut fits = Fits::new();
         if cells.iter().all(|&m| m & m.wrapping_sub(1) == 0) {
             // Solved at the root: nothing to learn.
             self.search(&start, &fits, count, found, &mut nodes);
@@ -198,6 +218,7 @@ impl Layout {
         }
         let mut work = Work::new();
         work.strong = self.all;
+        work.lines = ALL_LINES;
         if self.propagate(&mut start, &mut fits, work, true).is_err() {
             return 1;
         }
@@ -290,6 +311,10 @@ impl Layout {
                 return Ok(());
             }
             if work.strong == 0 {
+                if work.lines == 0 {
+                    // No line's straights changed since the tally last ran.
+                    return Ok(());
+                }
                 self.tally(cells, fits, &mut work)?;
                 if work.len == 0 && work.dirty == 0 && work.strong == 0 {
                     return Ok(());
@@ -319,62 +344,51 @@ impl Layout {
     /// columns can no longer give is found out only at the bottom of the
     /// tree, again under every later choice: near-empty boards ran to the
     /// node limit that way.
-    fn tally(&self, cells: &mut Cells, fits: &Fits, work: &mut Work) -> Result<(), Dead> {
-        // Per line, the digits it surely holds and those it may hold.
+    fn tally(&self, cells: &mut Cells, fits: &mut Fits, work: &mut Work) -> Result<(), Dead> {
+        let mut stale = std::mem::take(&mut work.lines);
+        while stale != 0 {
+            let l = stale.trailing_zeros() as usize;
+            stale &= stale - 1;
+            if let Some(slot) = fits.lines.get_mut(l) {
+                *slot = self.choices(cells, &fits.lows, l);
+            }
+        }
         let mut sure = [0u16; 18];
         let mut may = [0u16; 18];
-        for l in 0..18 {
-            // Digits placed, in white cells or black, count as sure: the
-            // straights kept in `fits` may be stale and miss them.
-            let (mut any, mut placed, mut black) = (0u16, 0u16, 0u16);
-            for &c in &LINE_CELLS[l] {
-                let c = usize::from(c);
-                let m = cells[c];
-                any |= m;
-                if m & m.wrapping_sub(1) == 0 {
-                    placed |= m;
-                }
-                if self.black[c] {
-                    black |= m;
-                }
-            }
-            let (first, n) = self.line_runs[l];
-            let (first, n) = (usize::from(first), usize::from(n));
-            let mut lines = [(0u16, 0u8); 5];
-            for ((slot, run), &lows) in lines
-                .iter_mut()
-                .zip(&self.runs[first..first + n])
-                .zip(&fits[first..first + n])
-            {
-                let len = usize::from(run.len);
-                let mut lows = lows;
-                if lows == 0 {
-                    // Not known here yet: every straight the cells reach.
-                    lows = (1u16 << (10 - len)) - 1;
-                    let start = usize::from(run.start);
-                    for &c in &LINE_CELLS[l][start..start + len] {
-                        lows &= reach_down(cells[usize::from(c)], len);
-                    }
-                }
-                *slot = (lows, run.len);
-            }
-            let mut both = Choices {
-                all: 0x1ff,
-                any: 0,
-                budget: 256,
-            };
-            // The compartments' straights keep clear of the black digits.
-            both.walk(&lines[..n.min(5)], black);
-            sure[l] = both.all | placed;
-            may[l] = both.any & any | placed;
+        // Per digit, how many rows and columns surely hold it and may hold
+        // it, four bits a digit.
+        let (mut rows, mut cols) = ([0u64; 2], [0u64; 2]);
+        for (l, &(all, some)) in fits.lines.iter().enumerate() {
+            sure[l] = all;
+            may[l] = some;
+            let t = if l < 9 { &mut rows } else { &mut cols };
+            t[0] += nibbles(sure[l]);
+            t[1] += nibbles(may[l]);
         }
-        for bit in (0..9).map(|d| 1u16 << d) {
-            let count = |lines: &[u16]| lines.iter().filter(|&&m| m & bit != 0).count();
-            let (row_least, row_most) = (count(&sure[..9]), count(&may[..9]));
-            let (col_least, col_most) = (count(&sure[9..]), count(&may[9..]));
-            if row_least > col_most || col_least > row_most {
-                return Err(Dead);
-            }
+        let clash = |least: u64, most: u64| {
+            // A digit whose least count passes the other's most, by lanes.
+            (0..9).any(|d| (least >> (4 * d)) & 15 > (most >> (4 * d)) & 15)
+        };
+        if clash(rows[0], cols[1]) || clash(cols[0], rows[1]) {
+            return Err(Dead);
+        }
+        // Lanes where a least count equals the other's most.
+        let meets = |a: u64, b: u64| {
+            (0..9).fold(0u16, |m, d| {
+                m | u16::from((a ^ b) >> (4 * d) & 15 == 0) << d
+            })
+        };
+        // A least count meeting the other's most forces the lines that
+        // may hold the digit, on both sides.
+        let forced = meets(rows[0], cols[1]) | meets(cols[0], rows[1]);
+        let mut digits = forced;
+        while digits != 0 {
+            let d = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
+            let bit = 1u16 << d;
+            let lane = |t: u64| ((t >> (4 * d)) & 15) as usize;
+            let (row_least, row_most) = (lane(rows[0]), lane(rows[1]));
+            let (col_least, col_most) = (lane(cols[0]), lane(cols[1]));
             for (lines, least, most, other_least, other_most) in [
                 (0..9, row_least, row_most, col_least, col_most),
                 (9..18, col_least, col_most, row_least, row_most),
@@ -408,6 +422,68 @@ impl Layout {
             }
         }
         Ok(())
+    }
+
+    /// The digits every choice of straights for line `l`'s compartments
+    /// holds (one straight each, from those in `lows`, no digit twice, none
+    /// of the line's black digits), and those some choice holds.
+    fn choices(&self, cells: &Cells, lows: &[u16; 90], l: usize) -> (u16, u16) {
+        let mut black = 0u16;
+        for &c in &LINE_CELLS[l] {
+            let c = usize::from(c);
+            if self.black[c] {
+                black |= cells[c];
+            }
+        }
+        let (first, n) = self.line_runs[l];
+        let (first, n) = (usize::from(first), usize::from(n).min(5));
+        let mut runs = [(0u16, 0u8); 5];
+        for ((slot, run), &fit) in runs
+            .iter_mut()
+            .zip(&self.runs[first..first + n])
+            .zip(&lows[first..first + n])
+        {
+            let len = usize::from(run.len);
+            let mut fit = fit;
+            if fit == 0 {
+                // Not known here yet: every straight the cells reach. The
+                // compartment rule sets it, marking the line, when they change.
+                fit = (1u16 << (10 - len)) - 1;
+                let start = usize::from(run.start);
+                for &c in &LINE_CELLS[l][start..start + len] {
+                    fit &= reach_down(cells[usize::from(c)], len);
+                }
+            }
+            *slot = (fit, run.len);
+        }
+        // Each compartment on its own: the digits all its straights hold,
+        // and those some straight holds. Exact with one compartment; with
+        // more, choosing them together may hold more for sure, and less.
+        let (mut all, mut any, mut shared) = (black, black, 0u16);
+        for &(fit, len) in &runs[..n] {
+            all |= needed(fit, usize::from(len));
+            let some = reach_up(fit, usize::from(len)) & 0x1ff;
+            shared |= any & some;
+            any |= some;
+        }
+        // No digit two compartments (or one and a black cell) might both
+        // hold: every choice of straights goes together, and the digits
+        // surely held are those each compartment surely holds.
+        if shared == 0 {
+            return (all, any);
+        }
+        let mut both = Choices {
+            all: 0x1ff,
+            any: 0,
+            floor: all,
+            ceiling: any,
+            budget: 256,
+        };
+        both.walk(&runs[..n], black);
+        if both.budget == 0 {
+            return (all, any);
+        }
+        (both.all, both.any)
     }
 
     /// Line `l` must hold the digit `bit`, which none of its cells has yet
@@ -472,9 +548,10 @@ impl Layout {
     /// straight that fits. Never empties a cell: at the fixpoint every
     /// straight in `fits[k]` fits, and gives each cell a digit.
     fn fillings(&self, cells: &mut Cells, fits: &mut Fits, k: usize, work: &mut Work) {
-        let (Some(run), Some(lows)) = (self.runs.get(k), fits.get_mut(k)) else {
+        let (Some(run), Some(lows)) = (self.runs.get(k), fits.lows.get_mut(k)) else {
             return;
         };
+        let was = *lows;
         let (l, start, len) = (
             usize::from(run.line),
             usize::from(run.start),
@@ -510,6 +587,9 @@ impl Layout {
             if possible(allowed, ((1u16 << len) - 1) << low, &mut keep) {
                 *lows |= bit;
             }
+        }
+        if *lows != was {
+            work.lines |= 1 << run.line;
         }
         for ((&a, &m), &c) in allowed.iter().zip(&keep).zip(&line[start..start + len]) {
             let m = a & m;
@@ -553,7 +633,7 @@ impl Layout {
         k: usize,
         work: &mut Work,
     ) -> Result<(), Dead> {
-        let (Some(run), Some(before)) = (self.runs.get(k), fits.get_mut(k)) else {
+        let (Some(run), Some(before)) = (self.runs.get(k), fits.lows.get_mut(k)) else {
             return Ok(());
         };
         let (l, start, len) = (
@@ -592,6 +672,7 @@ impl Layout {
         *before = lows;
         if changed {
             work.strong |= 1 << k;
+            work.lines |= 1 << run.line;
         }
         // The straights' digits: `lows` spread up over `len` places.
         let union = reach_up(lows, len);
@@ -861,6 +942,35 @@ fn needed(lows: u16, len: usize) -> u16 {
     }
 }
 
+/// The nine bits of `m` as nine lanes of four bits, so that adding up to
+/// fifteen of these counts each digit in its own lane.
+fn nibbles(m: u16) -> u64 {
+    NIBBLES
+        .get(usize::from(m))
+        .copied()
+        .unwrap_or_else(|| spread_nibbles(m))
+}
+
+static NIBBLES: [u64; 512] = {
+    let mut t = [0u64; 512];
+    let mut m = 0;
+    while m < 512 {
+        t[m] = spread_nibbles(m as u16);
+        m += 1;
+    }
+    t
+};
+
+const fn spread_nibbles(m: u16) -> u64 {
+    let mut out = 0u64;
+    let mut d = 0;
+    while d < 9 {
+        out |= ((m as u64 >> d) & 1) << (4 * d);
+        d += 1;
+    }
+    out
+}
+
 /// How many bits `m` has: a lookup for nine bits, as the base target has
 /// no popcount instruction.
 fn ones(m: u16) -> u32 {
@@ -979,8 +1089,12 @@ fn augment(k: usize, allowed: &[u16], s: u16, visited: &mut u16, owner: &mut [u8
 struct Choices {
     all: u16,
     any: u16,
-    /// Choices left to look at; past it, every digit may be held and none
-    /// surely is (lines of many short compartments only).
+    /// What `all` and `any` cannot pass (the compartments on their own):
+    /// once both reach them, the walk stops.
+    floor: u16,
+    ceiling: u16,
+    /// Choices left to look at; at none, the walk stops and its answer is
+    /// not used (lines of many short compartments only).
     budget: u32,
 }
 
@@ -991,13 +1105,16 @@ impl Choices {
         let Some((&(lows, len), rest)) = runs.split_first() else {
             self.all &= used;
             self.any |= used;
+            if self.all == self.floor && self.any == self.ceiling {
+                // Settled: the answer is the compartments' own, which the
+                // caller also gets by running out of budget.
+                self.budget = 0;
+            }
             return;
         };
         let mut lows = lows;
         while lows != 0 {
             if self.budget == 0 {
-                self.all = 0;
-                self.any = 0x1ff;
                 return;
             }
             self.budget -= 1;
@@ -1024,6 +1141,9 @@ struct Work {
     strong: u128,
     /// Per compartment, the digits its cells lost since its rule last ran.
     lost: [u16; 90],
+    /// Lines whose compartments' fitting straights changed since the tally
+    /// rule last looked at them.
+    lines: u32,
 }
 
 impl Work {
@@ -1034,6 +1154,7 @@ impl Work {
             dirty: 0,
             strong: 0,
             lost: [0; 90],
+            lines: 0,
         }
     }
 
