@@ -69,6 +69,7 @@ fn search<S: CageSet>(puzzle: &Puzzle) -> Result<String, CanonError> {
     let cols = Orders::new(&col_orders, &col_links, &col_spans, puzzle.cages);
     let mut search = Search::new();
     for (view, rows, cols) in [(puzzle, &rows, &cols), (&transposed, &cols, &rows)] {
+        search.bent = None;
         for r in rows.iter() {
             for c in cols.iter() {
                 search.offer(view, r, c);
@@ -186,6 +187,9 @@ struct Search<S> {
     coloured: S,
     /// The cells where each cage first appears, in order, and its sum.
     firsts: [(u8, u8); 81],
+    /// The cages of the current view a map may tear, built when a winner
+    /// first needs them; `search` clears it between views.
+    bent: Option<Bent>,
 }
 
 impl<S: CageSet> Search<S> {
@@ -200,6 +204,7 @@ impl<S: CageSet> Search<S> {
             letter: [0; 81],
             coloured: S::default(),
             firsts: [(0, 0); 81],
+            bent: None,
         }
     }
 
@@ -288,7 +293,10 @@ impl<S: CageSet> Search<S> {
         // is the dearer test.
         if (self.best_len == 0 || !tied || *cand < self.best[..len])
             && ((row_spans.straight(rows) && col_spans.straight(cols))
-                || view.keeps_cages(rows, cols))
+                || self
+                    .bent
+                    .get_or_insert_with(|| Bent::new(view))
+                    .keeps(rows, cols))
         {
             std::mem::swap(&mut self.best, &mut self.cand);
             self.best_len = len;
@@ -473,7 +481,9 @@ impl Puzzle {
     }
 
     /// Whether every cage is still 4-connected when output cell (i, j) shows
-    /// source cell (rows[i], cols[j]).
+    /// source cell (rows[i], cols[j]), over the whole grid: the tests'
+    /// check of `Bent`.
+    #[cfg(test)]
     fn keeps_cages(&self, rows: &[u8; 9], cols: &[u8; 9]) -> bool {
         let img = self.image(rows, cols);
         let mut parent: [u8; 81] = std::array::from_fn(|i| i as u8);
@@ -505,9 +515,84 @@ impl Puzzle {
         components == self.cages
     }
 
+    #[cfg(test)]
     fn image(&self, rows: &[u8; 9], cols: &[u8; 9]) -> [u8; 81] {
         std::array::from_fn(|i| {
             self.cage_of[usize::from(rows[i / 9]) * 9 + usize::from(cols[i % 9])]
+        })
+    }
+}
+
+/// The cages a map that keeps every span of lines contiguous may still
+/// tear, as masks of their source cells. A cage on one line is an interval
+/// of it and stays one; a cage whose bounding box is two lines by two is
+/// only ever reflected. The rest, those three lines long one way and two
+/// the other, are checked one by one instead of the whole grid.
+struct Bent {
+    cells: [u128; 20],
+    count: usize,
+}
+
+impl Bent {
+    fn new(view: &Puzzle) -> Bent {
+        let mut cells = [0u128; 81];
+        let mut rows = [0u16; 81];
+        let mut cols = [0u16; 81];
+        for (cell, &cage) in view.cage_of.iter().enumerate() {
+            let at = usize::from(cage);
+            cells[at] |= 1 << cell;
+            rows[at] |= 1 << (cell / 9);
+            cols[at] |= 1 << (cell % 9);
+        }
+        let mut bent = Bent {
+            cells: [0; 20],
+            count: 0,
+        };
+        for cage in 0..view.cages {
+            let (r, c) = (rows[cage].count_ones(), cols[cage].count_ones());
+            // Each such cage holds four cells at least: twenty fit a grid.
+            if r >= 2 && c >= 2 && r + c >= 5 && bent.count < 20 {
+                bent.cells[bent.count] = cells[cage];
+                bent.count += 1;
+            }
+        }
+        bent
+    }
+
+    /// Whether every cage is still 4-connected when output cell (i, j)
+    /// shows source cell (rows[i], cols[j]), given that both orders keep
+    /// every span contiguous.
+    fn keeps(&self, rows: &[u8; 9], cols: &[u8; 9]) -> bool {
+        let (mut row_at, mut col_at) = ([0u8; 9], [0u8; 9]);
+        for k in 0..9 {
+            row_at[usize::from(rows[k])] = k as u8;
+            col_at[usize::from(cols[k])] = k as u8;
+        }
+        // Cells of the first and last columns: a shift by one must not wrap.
+        const FIRST_COL: u128 = 0x0100_8040_2010_0804_0201;
+        const LAST_COL: u128 = FIRST_COL << 8;
+        self.cells[..self.count].iter().all(|&cells| {
+            let mut image = 0u128;
+            let mut rest = cells;
+            while rest != 0 {
+                let cell = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let at = usize::from(row_at[cell / 9]) * 9 + usize::from(col_at[cell % 9]);
+                image |= 1 << at;
+            }
+            let mut reached = image & image.wrapping_neg();
+            loop {
+                let grown = (reached
+                    | (reached << 1 & !FIRST_COL)
+                    | (reached >> 1 & !LAST_COL)
+                    | reached << 9
+                    | reached >> 9)
+                    & image;
+                if grown == reached {
+                    return reached == image;
+                }
+                reached = grown;
+            }
         })
     }
 }
@@ -1006,6 +1091,24 @@ pub(super) mod tests {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn the_bent_cages_tell_torn_maps_as_the_whole_grid_does(
+            layout in prop_oneof![noisy_layout(), blocky_layout()],
+            transpose in any::<bool>(),
+            picks in proptest::collection::vec((any::<usize>(), any::<usize>()), 40),
+        ) {
+            let s = legacy(&layout, |_, _| 0, None);
+            let p = Puzzle::parse(&s).unwrap();
+            let view = if transpose { p.transposed() } else { p };
+            let rows = line_orders(&view.spans(|i| i / 9), &view.lines(|l, k| l * 9 + k));
+            let cols = line_orders(&view.spans(|i| i % 9), &view.lines(|l, k| k * 9 + l));
+            let bent = Bent::new(&view);
+            for (r, c) in picks {
+                let (r, c) = (&rows[r % rows.len()].1, &cols[c % cols.len()].1);
+                prop_assert_eq!(bent.keeps(r, c), view.keeps_cages(r, c), "{} {:?} {:?}", s, r, c);
+            }
+        }
 
         #[test]
         fn the_fast_search_gives_the_reference_form_on_noisy_layouts(
