@@ -77,13 +77,14 @@ fn search<S: CageSet>(puzzle: &Puzzle) -> Result<String, CanonError> {
         }
     }
     // Only a puzzle no map can recolour in 35 colours is left without a form.
-    if search.best_len == 0 {
+    let crowded = search.crowded.unwrap_or(0);
+    let Some(best) = search.finish() else {
         return Err(CanonError::Colours {
-            cell: cell_at(search.crowded.unwrap_or(0)),
+            cell: cell_at(crowded),
         });
-    }
+    };
     // Always ASCII, so the conversion cannot fail.
-    Ok(String::from_utf8(search.best[..search.best_len].to_vec()).unwrap_or_default())
+    Ok(String::from_utf8(best.to_vec()).unwrap_or_default())
 }
 
 /// A set of cage numbers, one bit each: u64 when the cages fit, else u128.
@@ -168,7 +169,8 @@ impl<'a, S: CageSet> Orders<'a, S> {
 }
 
 /// The least string so far and the scratch space to build candidates in.
-struct Search<S> {
+struct Search<'a, S> {
+    /// The best layout so far, and its sums and digits once `render` ran.
     best: [u8; 326],
     /// How much of `best` is written: 0 until a candidate wins.
     best_len: usize,
@@ -190,10 +192,12 @@ struct Search<S> {
     /// The cages of the current view a map may tear, built when a winner
     /// first needs them; `search` clears it between views.
     bent: Option<Bent>,
+    /// The best map, while its sums and digits are not written yet.
+    won: Option<Won<'a>>,
 }
 
-impl<S: CageSet> Search<S> {
-    fn new() -> Search<S> {
+impl<'a, S: CageSet> Search<'a, S> {
+    fn new() -> Search<'a, S> {
         Search {
             best: [0; 326],
             best_len: 0,
@@ -205,6 +209,7 @@ impl<S: CageSet> Search<S> {
             coloured: S::default(),
             firsts: [(0, 0); 81],
             bent: None,
+            won: None,
         }
     }
 
@@ -212,7 +217,7 @@ impl<S: CageSet> Search<S> {
     /// colouring each cage when it first appears from the links of the two
     /// orders, and stop at the first char that sorts after the best form.
     /// Sums, digits and the connectivity test only for one that wins.
-    fn offer(&mut self, view: &Puzzle, rows: Order<S>, cols: Order<S>) {
+    fn offer(&mut self, view: &'a Puzzle, rows: Order<S>, cols: Order<S>) {
         let (row_links, col_links) = (rows.links, cols.links);
         let (row_spans, col_spans) = (rows.spans, cols.spans);
         let (rows, cols) = (rows.lines, cols.lines);
@@ -267,39 +272,91 @@ impl<S: CageSet> Search<S> {
         }
         self.coloured = coloured;
         let len = if view.digits.is_some() { 326 } else { 244 };
-        let cand = &mut self.cand[..len];
-        cand[..81].copy_from_slice(&self.layout);
-        cand[81] = b',';
-        let sums = &mut cand[82..244];
+        if self.best_len != 0 && tied {
+            // The same layout: sums and digits decide, so both are written.
+            self.render();
+            let cand = Won {
+                firsts: self.firsts,
+                count: firsts,
+                rows: *rows,
+                cols: *cols,
+                digits: view.digits.as_ref(),
+            };
+            cand.write(&mut self.cand, &self.layout);
+            if self.cand[..len] >= self.best[..len] {
+                return;
+            }
+        }
+        // A layout that sorts before the best one wins whatever follows;
+        // its sums and digits are written only if it is still the best at
+        // the end. Connectivity last: it is the dearer test.
+        if (row_spans.straight(rows) && col_spans.straight(cols))
+            || self
+                .bent
+                .get_or_insert_with(|| Bent::new(view))
+                .keeps(rows, cols)
+        {
+            self.best[..81].copy_from_slice(&self.layout);
+            self.best_len = len;
+            self.won = Some(Won {
+                firsts: self.firsts,
+                count: firsts,
+                rows: *rows,
+                cols: *cols,
+                digits: view.digits.as_ref(),
+            });
+        }
+    }
+
+    /// Write the best map's sums and digits after its layout, once.
+    fn render(&mut self) {
+        if let Some(won) = self.won.take() {
+            won.write_tail(&mut self.best);
+        }
+    }
+
+    /// The least string, or none if no map could be coloured.
+    fn finish(&mut self) -> Option<&[u8]> {
+        self.render();
+        (self.best_len != 0).then(|| &self.best[..self.best_len])
+    }
+}
+
+/// What a winning map needs to write its sums and digits later.
+struct Won<'a> {
+    firsts: [(u8, u8); 81],
+    count: usize,
+    rows: [u8; 9],
+    cols: [u8; 9],
+    digits: Option<&'a [u8; 81]>,
+}
+
+impl Won<'_> {
+    fn write(&self, out: &mut [u8; 326], layout: &[u8; 81]) {
+        out[..81].copy_from_slice(layout);
+        self.write_tail(out);
+    }
+
+    /// Everything after the layout: sums at each cage's first cell, digits.
+    fn write_tail(&self, out: &mut [u8; 326]) {
+        out[81] = b',';
+        let sums = &mut out[82..244];
         sums.fill(b'0');
-        for &(cell, s) in &self.firsts[..firsts] {
+        for &(cell, s) in &self.firsts[..self.count] {
             let cell = usize::from(cell);
             sums[2 * cell] = b'0' + s / 10;
             sums[2 * cell + 1] = b'0' + s % 10;
         }
-        if let Some(d) = &view.digits {
-            cand[244] = b',';
+        if let Some(d) = self.digits {
+            out[244] = b',';
             let mut at = 245;
-            for &row in rows {
+            for &row in &self.rows {
                 let line = &d[usize::from(row) * 9..][..9];
-                for &col in cols {
-                    cand[at] = b'0' + line[usize::from(col)];
+                for &col in &self.cols {
+                    out[at] = b'0' + line[usize::from(col)];
                     at += 1;
                 }
             }
-        }
-        // A layout that sorts before the best one wins whatever follows;
-        // an equal one is decided by sums and digits. Connectivity last: it
-        // is the dearer test.
-        if (self.best_len == 0 || !tied || *cand < self.best[..len])
-            && ((row_spans.straight(rows) && col_spans.straight(cols))
-                || self
-                    .bent
-                    .get_or_insert_with(|| Bent::new(view))
-                    .keeps(rows, cols))
-        {
-            std::mem::swap(&mut self.best, &mut self.cand);
-            self.best_len = len;
         }
     }
 }
@@ -843,11 +900,10 @@ pub(super) mod tests {
             order(rows, &row_links, &row_spans),
             order(cols, &col_links, &col_spans),
         );
-        assert!(
-            !search.best.is_empty(),
-            "map tears a cage or needs 36 colours"
-        );
-        String::from_utf8(search.best[..search.best_len].to_vec()).unwrap()
+        let best = search
+            .finish()
+            .expect("map tears a cage or needs 36 colours");
+        String::from_utf8(best.to_vec()).unwrap()
     }
 
     pub fn krazydad(limit: usize) -> Vec<String> {
