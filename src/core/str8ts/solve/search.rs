@@ -55,7 +55,13 @@
 //! nodes, 8.77M -> 2.00M instructions; all seven 11.05M -> 3.88M; but the
 //! easy boards 02 and 03 pay for the rule at every node (524k -> 610k,
 //! 470k -> 561k). Per-compartment counts alone (no joint choice of
-//! straights) left 4 of the 60 giving up.
+//! straights) left 4 of the 60 giving up. Trimmed since, same nodes: the
+//! per-digit counts move with each line that changes rather than being
+//! summed over 18 lines per call, and are compared seven bits a lane all
+//! at once; two compartments go together in a pass of bit masks instead
+//! of a walk, and a walk of more ends on such a pair (610k -> 572k,
+//! 561k -> 511k; board05_extreme 2.00M -> 1.95M). The rest is the number
+//! of lines rechecked (about four per tally, most of them changed).
 //!
 //! Also measured for the search and dropped: compartments' straights
 //! disjoint along a line (cut nothing on the hardest puzzle); branching on a
@@ -135,6 +141,12 @@ struct Fits {
     /// holds, and those some choice holds, as the tally rule last found
     /// them: they change only with `lows`, far less often than the rule runs.
     lines: [(u16, u16); 18],
+    /// Per line, the digits of its black cells, which never change.
+    black: [u16; 18],
+    /// Per digit, how many rows surely hold it and may hold it, then
+    /// columns, a lane of `LANE` bits a digit: the sums over `lines` and
+    /// `black`, kept as lines change rather than summed at every tally.
+    counts: [u64; 4],
 }
 
 impl Fits {
@@ -142,6 +154,23 @@ impl Fits {
         Fits {
             lows: [0; 90],
             lines: [(0, 0); 18],
+            black: [0; 18],
+            counts: [0; 4],
+        }
+    }
+
+    /// Before any tally: the black digits of each line, counted.
+    fn blacks(&mut self, layout: &Layout, cells: &Cells) {
+        for (l, (black, row)) in self.black.iter_mut().zip(&LINE_CELLS).enumerate() {
+            for &c in row {
+                let c = usize::from(c);
+                if layout.black[c] {
+                    *black |= cells[c];
+                }
+            }
+            let side = if l < 9 { 0 } else { 2 };
+            self.counts[side] += lanes(*black);
+            self.counts[side + 1] += lanes(*black);
         }
     }
 }
@@ -233,6 +262,7 @@ impl Layout {
             self.search(&start, &fits, count, found, &mut nodes);
             return nodes;
         }
+        fits.blacks(self, cells);
         let mut work = Work::new();
         work.strong = self.all;
         work.lines = ALL_LINES;
@@ -366,46 +396,30 @@ impl Layout {
         while stale != 0 {
             let l = stale.trailing_zeros() as usize;
             stale &= stale - 1;
-            if let Some(slot) = fits.lines.get_mut(l) {
-                *slot = self.choices(cells, &fits.lows, l);
+            let new = self.choices(cells, &fits.lows, l, fits.black[l])?;
+            let old = std::mem::replace(&mut fits.lines[l], new);
+            if new != old {
+                // The counts move by this line's change alone.
+                let side = if l < 9 { 0 } else { 2 };
+                fits.counts[side] = fits.counts[side] - lanes(old.0) + lanes(new.0);
+                fits.counts[side + 1] = fits.counts[side + 1] - lanes(old.1) + lanes(new.1);
             }
         }
-        let mut sure = [0u16; 18];
-        let mut may = [0u16; 18];
-        // Per digit, how many rows and columns surely hold it and may hold
-        // it, four bits a digit.
-        let (mut rows, mut cols) = ([0u64; 2], [0u64; 2]);
-        for (l, &(all, some)) in fits.lines.iter().enumerate() {
-            sure[l] = all;
-            may[l] = some;
-            let t = if l < 9 { &mut rows } else { &mut cols };
-            t[0] += nibbles(sure[l]);
-            t[1] += nibbles(may[l]);
-        }
-        let clash = |least: u64, most: u64| {
-            // A digit whose least count passes the other's most, by lanes.
-            (0..9).any(|d| (least >> (4 * d)) & 15 > (most >> (4 * d)) & 15)
-        };
-        if clash(rows[0], cols[1]) || clash(cols[0], rows[1]) {
+        let [rows_least, rows_most, cols_least, cols_most] = fits.counts;
+        if clash(rows_least, cols_most) || clash(cols_least, rows_most) {
             return Err(Dead);
         }
-        // Lanes where a least count equals the other's most.
-        let meets = |a: u64, b: u64| {
-            (0..9).fold(0u16, |m, d| {
-                m | u16::from((a ^ b) >> (4 * d) & 15 == 0) << d
-            })
-        };
-        // A least count meeting the other's most forces the lines that
-        // may hold the digit, on both sides.
-        let forced = meets(rows[0], cols[1]) | meets(cols[0], rows[1]);
-        let mut digits = forced;
-        while digits != 0 {
-            let d = digits.trailing_zeros() as usize;
-            digits &= digits - 1;
+        // A least count meeting the other side's most forces the lines that
+        // may hold the digit but not surely, on a side that has such lines.
+        let open = !(equal(rows_least, rows_most) & equal(cols_least, cols_most)) & LANE_TOPS;
+        let mut forced = (equal(rows_least, cols_most) | equal(rows_most, cols_least)) & open;
+        while forced != 0 {
+            let d = forced.trailing_zeros() as usize / LANE;
+            forced &= forced - 1;
             let bit = 1u16 << d;
-            let lane = |t: u64| ((t >> (4 * d)) & 15) as usize;
-            let (row_least, row_most) = (lane(rows[0]), lane(rows[1]));
-            let (col_least, col_most) = (lane(cols[0]), lane(cols[1]));
+            let lane = |t: u64| ((t >> (LANE * d)) & LANE_MASK) as usize;
+            let (row_least, row_most) = (lane(rows_least), lane(rows_most));
+            let (col_least, col_most) = (lane(cols_least), lane(cols_most));
             for (lines, least, most, other_least, other_most) in [
                 (0..9, row_least, row_most, col_least, col_most),
                 (9..18, col_least, col_most, row_least, row_most),
@@ -416,7 +430,8 @@ impl Layout {
                     continue;
                 }
                 for l in lines {
-                    if sure[l] & bit != 0 || may[l] & bit == 0 {
+                    let (sure, may) = fits.lines[l];
+                    if sure & bit != 0 || may & bit == 0 {
                         continue;
                     }
                     if none {
@@ -443,15 +458,15 @@ impl Layout {
 
     /// The digits every choice of straights for line `l`'s compartments
     /// holds (one straight each, from those in `lows`, no digit twice, none
-    /// of the line's black digits), and those some choice holds.
-    fn choices(&self, cells: &Cells, lows: &[u16; 90], l: usize) -> (u16, u16) {
-        let mut black = 0u16;
-        for &c in &LINE_CELLS[l] {
-            let c = usize::from(c);
-            if self.black[c] {
-                black |= cells[c];
-            }
-        }
+    /// of the line's black digits `black`), and those some choice holds;
+    /// black digits left out. No choice at all is a contradiction.
+    fn choices(
+        &self,
+        cells: &Cells,
+        lows: &[u16; 90],
+        l: usize,
+        black: u16,
+    ) -> Result<(u16, u16), Dead> {
         let (first, n) = self.line_runs[l];
         let (first, n) = (usize::from(first), usize::from(n).min(5));
         let mut runs = [(0u16, 0u8); 5];
@@ -470,24 +485,34 @@ impl Layout {
                 for &c in &LINE_CELLS[l][start..start + len] {
                     fit &= reach_down(cells[usize::from(c)], len);
                 }
+                fit &= !reach_down(black, len);
             }
+            // Known straights fit, so they hold no black digit of the line:
+            // the root took those from every white cell of it.
             *slot = (fit, run.len);
         }
+        let runs = &runs[..n];
         // Each compartment on its own: the digits all its straights hold,
         // and those some straight holds. Exact with one compartment; with
         // more, choosing them together may hold more for sure, and less.
-        let (mut all, mut any, mut shared) = (black, black, 0u16);
-        for &(fit, len) in &runs[..n] {
+        let (mut all, mut any, mut shared) = (0u16, 0u16, 0u16);
+        for &(fit, len) in runs {
+            if fit == 0 {
+                return Err(Dead);
+            }
             all |= needed(fit, usize::from(len));
             let some = reach_up(fit, usize::from(len)) & 0x1ff;
             shared |= any & some;
             any |= some;
         }
-        // No digit two compartments (or one and a black cell) might both
-        // hold: every choice of straights goes together, and the digits
-        // surely held are those each compartment surely holds.
+        // No digit two compartments might both hold: every choice of
+        // straights goes together, and the digits surely held are those
+        // each compartment surely holds.
         if shared == 0 {
-            return (all, any);
+            return Ok((all, any));
+        }
+        if let [(fa, la), (fb, lb)] = *runs {
+            return pairs(fa, usize::from(la), fb, usize::from(lb)).ok_or(Dead);
         }
         let mut both = Choices {
             all: 0x1ff,
@@ -496,11 +521,14 @@ impl Layout {
             ceiling: any,
             budget: 256,
         };
-        both.walk(&runs[..n], black);
+        both.walk(runs, 0);
         if both.budget == 0 {
-            return (all, any);
+            return Ok((all, any));
         }
-        (both.all, both.any)
+        if both.any == 0 {
+            return Err(Dead);
+        }
+        Ok((both.all, both.any))
     }
 
     /// Line `l` must hold the digit `bit`, which none of its cells has yet
@@ -959,33 +987,96 @@ fn needed(lows: u16, len: usize) -> u16 {
     }
 }
 
-/// The nine bits of `m` as nine lanes of four bits, so that adding up to
-/// fifteen of these counts each digit in its own lane.
-fn nibbles(m: u16) -> u64 {
-    NIBBLES
+/// Bits of a lane in [`lanes`]: counts up to nine fit with a spare top
+/// bit, so lanes compare without borrowing from each other.
+const LANE: usize = 7;
+const LANE_MASK: u64 = (1 << LANE) - 1;
+/// The top bit of each of the nine lanes.
+const LANE_TOPS: u64 = spread_lanes(0x1ff) << (LANE - 1);
+
+/// The nine bits of `m` as nine lanes of `LANE` bits, so that adding up to
+/// eighteen of these counts each digit in its own lane.
+fn lanes(m: u16) -> u64 {
+    LANES
         .get(usize::from(m))
         .copied()
-        .unwrap_or_else(|| spread_nibbles(m))
+        .unwrap_or_else(|| spread_lanes(m))
 }
 
-static NIBBLES: [u64; 512] = {
+static LANES: [u64; 512] = {
     let mut t = [0u64; 512];
     let mut m = 0;
     while m < 512 {
-        t[m] = spread_nibbles(m as u16);
+        t[m] = spread_lanes(m as u16);
         m += 1;
     }
     t
 };
 
-const fn spread_nibbles(m: u16) -> u64 {
+const fn spread_lanes(m: u16) -> u64 {
     let mut out = 0u64;
     let mut d = 0;
     while d < 9 {
-        out |= ((m as u64 >> d) & 1) << (4 * d);
+        out |= ((m as u64 >> d) & 1) << (LANE * d);
         d += 1;
     }
     out
+}
+
+/// Whether some lane of `least` passes the same lane of `most` (lanes hold
+/// at most nine, so each lane of `most + top - least` stays positive).
+fn clash(least: u64, most: u64) -> bool {
+    ((most | LANE_TOPS) - least) & LANE_TOPS != LANE_TOPS
+}
+
+/// The top bits of the lanes where `a` and `b` agree.
+fn equal(a: u64, b: u64) -> u64 {
+    // A lane of `a ^ b` is below sixteen: adding a lane's mask less its top
+    // bit reaches the top bit exactly when the lane is not zero.
+    !(((a ^ b) + (LANE_MASK >> 1) * (LANE_TOPS >> (LANE - 1))) & LANE_TOPS) & LANE_TOPS
+}
+
+/// [`Layout::choices`] for two compartments, straights from `fa` of length
+/// `la` and from `fb` of `lb`; none when no pair goes together. A straight
+/// of one has a partner when the other's lowest ends below it or its
+/// highest starts past it, so the digits some pair holds take two lookups;
+/// those every pair holds, a pass over the first's straights.
+fn pairs(fa: u16, la: usize, fb: u16, lb: usize) -> Option<(u16, u16)> {
+    if fa == 0 || fb == 0 {
+        return None;
+    }
+    let low = |m: u16| m.trailing_zeros() as usize;
+    let high = |m: u16| 15 - m.leading_zeros() as usize;
+    // Lows from `k` up, and lows up to `top - minus` (none below zero).
+    let from = |k: usize| ((0x1ffu32 >> k.min(31)) << k.min(31)) as u16;
+    let upto = |top: usize, minus: usize| {
+        top.checked_sub(minus)
+            .map_or(0, |k| ((2u32 << k.min(30)) - 1) as u16)
+    };
+    let fa = fa & (from(low(fb) + lb) | upto(high(fb), la));
+    let fb = fb & (from(low(fa | 0x200) + la) | upto(high(fa | 1), lb));
+    if fa == 0 || fb == 0 {
+        return None;
+    }
+    let any = (reach_up(fa, la) | reach_up(fb, lb)) & 0x1ff;
+    // The second's straights clear of the first's from `a`: ending below
+    // it, or starting past its end (never both held for sure).
+    let with = |a: usize| {
+        let clear = fb & (upto(a + 1, lb + 1) | from(a + la));
+        (((1u16 << la) - 1) << a) | needed(clear, lb)
+    };
+    // No pair holds less than each compartment's own sure digits, which
+    // the two extreme straights of the first often reach already.
+    let floor = needed(fa, la) | needed(fb, lb);
+    let (first, last) = (low(fa), high(fa));
+    let mut all = with(first) & with(last);
+    let mut rest = fa & !(1 << first) & !(1 << last);
+    while rest != 0 && all != floor {
+        let a = low(rest);
+        rest &= rest - 1;
+        all &= with(a);
+    }
+    Some((all, any))
 }
 
 /// How many bits `m` has: a lookup for nine bits, as the base target has
@@ -1119,14 +1210,23 @@ impl Choices {
     /// Chooses a straight for each compartment of `runs` (fitting lows and
     /// length) in turn, with `used` the digits taken so far.
     fn walk(&mut self, runs: &[(u16, u8)], used: u16) {
-        let Some((&(lows, len), rest)) = runs.split_first() else {
-            self.all &= used;
-            self.any |= used;
-            if self.all == self.floor && self.any == self.ceiling {
-                // Settled: the answer is the compartments' own, which the
-                // caller also gets by running out of budget.
-                self.budget = 0;
+        if let [(fa, la), (fb, lb)] = *runs {
+            // The last two at once, clear of the digits taken.
+            let (la, lb) = (usize::from(la), usize::from(lb));
+            let (fa, fb) = (fa & !reach_down(used, la), fb & !reach_down(used, lb));
+            self.budget = self.budget.saturating_sub(1);
+            if let Some((all, any)) = pairs(fa, la, fb, lb) {
+                self.all &= used | all;
+                self.any |= used | any;
+                if self.all == self.floor && self.any == self.ceiling {
+                    // Settled: the answer is the compartments' own, which
+                    // the caller also gets by running out of budget.
+                    self.budget = 0;
+                }
             }
+            return;
+        }
+        let Some((&(lows, len), rest)) = runs.split_first() else {
             return;
         };
         let mut lows = lows;
