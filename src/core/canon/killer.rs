@@ -98,29 +98,24 @@ trait CageSet:
     fn rest(self) -> Self;
 }
 
-impl CageSet for u64 {
-    fn bit(cage: u8) -> Self {
-        1 << cage
-    }
-    fn first(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    fn rest(self) -> Self {
-        self & self.wrapping_sub(1)
-    }
+/// The same three operations for each width.
+macro_rules! cage_set {
+    ($($t:ty),*) => {$(
+        impl CageSet for $t {
+            fn bit(cage: u8) -> Self {
+                1 << cage
+            }
+            fn first(self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            fn rest(self) -> Self {
+                self & self.wrapping_sub(1)
+            }
+        }
+    )*};
 }
 
-impl CageSet for u128 {
-    fn bit(cage: u8) -> Self {
-        1 << cage
-    }
-    fn first(self) -> usize {
-        self.trailing_zeros() as usize
-    }
-    fn rest(self) -> Self {
-        self & self.wrapping_sub(1)
-    }
-}
+cage_set!(u64, u128);
 
 /// The line orders of one direction with what a candidate needs of each.
 struct Orders<'a, S> {
