@@ -8,7 +8,7 @@
 //! values out; no I/O. Submodules: `format` (characters), `cages` (geometry,
 //! combinations, colouring), `solve` (propagation and search).
 
-mod cages;
+pub(crate) mod cages;
 mod format;
 mod solve;
 

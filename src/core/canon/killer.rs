@@ -18,6 +18,7 @@ use std::cmp::Ordering;
 use std::ops::{BitAnd, BitOr, BitOrAssign};
 
 use super::{CanonError, cell_at};
+use crate::core::killer::cages::Regions;
 
 mod reference;
 
@@ -430,14 +431,14 @@ impl Puzzle {
             None
         };
 
-        let (cage_of, cages, first) = regions(&layout);
+        let regions = Regions::new(&layout);
         let mut sums = [0u8; 81];
         for (cell, &s) in cell_sums.iter().enumerate() {
-            let cage = usize::from(cage_of[cell]);
+            let cage = usize::from(regions.of[cell]);
             if s == 0 {
                 continue;
             }
-            let first = usize::from(first[cage]);
+            let first = regions.first(cage);
             if first != cell {
                 return Err(CanonError::CageSum {
                     cell: cell_at(cell),
@@ -448,8 +449,8 @@ impl Puzzle {
             sums[cage] = s;
         }
         Ok(Puzzle {
-            cage_of,
-            cages,
+            cage_of: regions.of,
+            cages: regions.count(),
             sums,
             digits,
         })
@@ -647,46 +648,6 @@ impl Bent {
             }
         })
     }
-}
-
-/// Cages: maximal 4-connected regions of one layout char, numbered in order
-/// of first cell. Returns the cage of each cell, the count and first cells.
-fn regions(layout: &[u8; 81]) -> ([u8; 81], usize, [u8; 81]) {
-    let mut cage_of = [u8::MAX; 81];
-    let mut first = [0u8; 81];
-    let mut count = 0;
-    // Each cell is pushed once, when it joins its cage.
-    let mut stack = [0usize; 81];
-    for start in 0..81 {
-        if cage_of[start] != u8::MAX {
-            continue;
-        }
-        let id = count as u8;
-        first[count] = start as u8;
-        count += 1;
-        cage_of[start] = id;
-        stack[0] = start;
-        let mut top = 1;
-        while top > 0 {
-            top -= 1;
-            let cell = stack[top];
-            let (r, c) = (cell / 9, cell % 9);
-            let near = [
-                (r > 0).then(|| cell - 9),
-                (r < 8).then_some(cell + 9),
-                (c > 0).then(|| cell - 1),
-                (c < 8).then_some(cell + 1),
-            ];
-            for n in near.into_iter().flatten() {
-                if cage_of[n] == u8::MAX && layout[n] == layout[cell] {
-                    cage_of[n] = id;
-                    stack[top] = n;
-                    top += 1;
-                }
-            }
-        }
-    }
-    (cage_of, count, first)
 }
 
 /// The distinct sets of lines the cages of one direction occupy, for the
@@ -942,12 +903,12 @@ pub(super) mod tests {
         sum: impl Fn(usize, usize) -> u8,
         digits: Option<&[u8; 81]>,
     ) -> String {
-        let (cage_of, _, first) = regions(layout);
+        let regions = Regions::new(layout);
         let mut out: String = layout.iter().map(|&b| char::from(b)).collect();
         out.push(',');
-        for (cell, &cage) in cage_of.iter().enumerate() {
+        for (cell, &cage) in regions.of.iter().enumerate() {
             let cage = usize::from(cage);
-            let s = if usize::from(first[cage]) == cell {
+            let s = if regions.first(cage) == cell {
                 sum(cage, cell)
             } else {
                 0

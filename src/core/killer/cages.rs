@@ -164,6 +164,11 @@ impl Regions {
         }
     }
 
+    /// The first cell of region `k` in reading order (0 past the last).
+    pub fn first(&self, k: usize) -> usize {
+        self.cells(k).first().map_or(0, |&c| usize::from(c))
+    }
+
     /// The cells of each region, in region order.
     pub fn iter(&self) -> impl Iterator<Item = &[u8]> + '_ {
         (0..self.count).map(|k| self.cells(k))
