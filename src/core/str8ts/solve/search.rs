@@ -480,12 +480,10 @@ impl Layout {
             if fit == 0 {
                 // Not known here yet: every straight the cells reach. The
                 // compartment rule sets it, marking the line, when they change.
-                fit = (1u16 << (10 - len)) - 1;
                 let start = usize::from(run.start);
-                for &c in &LINE_CELLS[l][start..start + len] {
-                    fit &= reach_down(cells[usize::from(c)], len);
-                }
-                fit &= !reach_down(black, len);
+                let run_cells = LINE_CELLS[l][start..start + len].iter();
+                fit = reachable(run_cells.map(|&c| cells[usize::from(c)]), len)
+                    & !reach_down(black, len);
             }
             // Known straights fit, so they hold no black digit of the line:
             // the root took those from every white cell of it.
@@ -618,10 +616,7 @@ impl Layout {
         // cells reach is tried, and those that fit are kept.
         let mut rest = *lows;
         if rest == 0 {
-            rest = (1u16 << (10 - len)) - 1;
-            for &a in allowed {
-                rest &= reach_down(a, len);
-            }
+            rest = reachable(allowed.iter().copied(), len);
         }
         let mut keep = [0u16; 9];
         *lows = 0;
@@ -797,6 +792,15 @@ pub(super) fn fitting(allowed: &[u16], out: &mut [u16; 9]) -> usize {
     n
 }
 
+/// Every straight of `len` digits that each of `cells` (candidate masks)
+/// can reach, bit `low - 1` for the straight from `low`: what any test of
+/// which straights fit starts from.
+fn reachable(cells: impl IntoIterator<Item = u16>, len: usize) -> u16 {
+    (cells.into_iter()).fold((1u16 << (10 - len)) - 1, |lows, a| {
+        lows & reach_down(a, len)
+    })
+}
+
 /// The straights among `within` (bit `low - 1` for the straight from `low`;
 /// none: every straight of `allowed.len()` digits) that `allowed` can hold,
 /// one digit a cell, as bits of the same kind.
@@ -804,10 +808,7 @@ fn fitting_lows(allowed: &[u16], within: u16) -> u16 {
     let len = allowed.len();
     let mut lows = within;
     if lows == 0 {
-        lows = (1u16 << (10 - len)) - 1;
-        for &a in allowed {
-            lows &= reach_down(a, len);
-        }
+        lows = reachable(allowed.iter().copied(), len);
     }
     let mut out = 0;
     while lows != 0 {
