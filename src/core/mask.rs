@@ -5,6 +5,19 @@
 
 use std::fmt;
 
+/// The nine bits of a 9-bit set as nine counters of `width` bits each,
+/// digit d's at bit `width * (d - 1)`: adding such words counts each digit
+/// in its own lane. For the solvers' count tables, built at compile time.
+pub const fn spread_lanes(bits: u16, width: usize) -> u64 {
+    let mut out = 0u64;
+    let mut d = 0;
+    while d < 9 {
+        out |= ((bits as u64 >> d) & 1) << (width * d);
+        d += 1;
+    }
+    out
+}
+
 /// A Sudoku digit, always in 1..=9.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Digit(u8);
@@ -196,6 +209,15 @@ impl fmt::Display for Mask {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spread_lanes_gives_each_digit_its_own_counter() {
+        assert_eq!(spread_lanes(0b1_0000_0101, 4), 0x1_0000_0101);
+        assert_eq!(spread_lanes(0x1ff, 7).count_ones(), 9);
+        assert_eq!(spread_lanes(0b10, 7), 1 << 7);
+        // Nine full digit sets add to nine in every lane.
+        assert_eq!(9 * spread_lanes(0x1ff, 4), 0x9_9999_9999);
+    }
 
     #[test]
     fn digit_bits_follow_formats_md() {

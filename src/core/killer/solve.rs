@@ -37,6 +37,7 @@
 //! against the changed ones (380.2M -> 392.0M).
 
 use crate::core::grid::{CELLS, PEERS, UNITS, box_of};
+use crate::core::mask::spread_lanes;
 use crate::core::puzzle::SEARCH_LIMIT;
 
 use super::cages::combinations;
@@ -130,13 +131,7 @@ const SPREAD: [u64; 512] = {
     let mut out = [0u64; 512];
     let mut m = 0;
     while m < 512 {
-        let mut d = 0;
-        while d < 9 {
-            if m & (1 << d) != 0 {
-                out[m] |= 1 << (4 * d);
-            }
-            d += 1;
-        }
+        out[m] = spread_lanes(m as u16, 4);
         m += 1;
     }
     out

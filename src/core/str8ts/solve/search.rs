@@ -80,6 +80,7 @@
 //! (9.62M -> 9.66M).
 
 use crate::core::grid::CELLS;
+use crate::core::mask::spread_lanes;
 use crate::core::puzzle::SEARCH_LIMIT;
 
 use super::LINE_PEERS;
@@ -993,7 +994,7 @@ fn needed(lows: u16, len: usize) -> u16 {
 const LANE: usize = 7;
 const LANE_MASK: u64 = (1 << LANE) - 1;
 /// The top bit of each of the nine lanes.
-const LANE_TOPS: u64 = spread_lanes(0x1ff) << (LANE - 1);
+const LANE_TOPS: u64 = spread_lanes(0x1ff, LANE) << (LANE - 1);
 
 /// The nine bits of `m` as nine lanes of `LANE` bits, so that adding up to
 /// eighteen of these counts each digit in its own lane.
@@ -1001,28 +1002,18 @@ fn lanes(m: u16) -> u64 {
     LANES
         .get(usize::from(m))
         .copied()
-        .unwrap_or_else(|| spread_lanes(m))
+        .unwrap_or_else(|| spread_lanes(m, LANE))
 }
 
 static LANES: [u64; 512] = {
     let mut t = [0u64; 512];
     let mut m = 0;
     while m < 512 {
-        t[m] = spread_lanes(m as u16);
+        t[m] = spread_lanes(m as u16, LANE);
         m += 1;
     }
     t
 };
-
-const fn spread_lanes(m: u16) -> u64 {
-    let mut out = 0u64;
-    let mut d = 0;
-    while d < 9 {
-        out |= ((m as u64 >> d) & 1) << (LANE * d);
-        d += 1;
-    }
-    out
-}
 
 /// Whether some lane of `least` passes the same lane of `most` (lanes hold
 /// at most nine, so each lane of `most + top - least` stays positive).
