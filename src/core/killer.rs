@@ -345,7 +345,7 @@ impl Killer {
     /// place is named only for the error: every Killer line passes here.
     fn check_placed(&self, form: Form) -> Result<(), Error> {
         // Most lines place nothing (every legacy one): nothing can repeat.
-        if self.cells.iter().all(|m| m.single().is_none()) {
+        if !self.places_digits() {
             return Ok(());
         }
         let duplicate =
@@ -436,14 +436,10 @@ impl Killer {
             DIGITS.get(usize::from(c)).copied().unwrap_or(b'?')
         }));
         out.push(b',');
-        let mut sums = [b'0'; 2 * CELLS];
-        for cage in &self.cages {
-            let at = 2 * cage.first().index();
-            sums[at] = b'0' + cage.sum / 10;
-            sums[at + 1] = b'0' + cage.sum % 10;
+        for sum in self.first_clues() {
+            out.extend([b'0' + sum / 10, b'0' + sum % 10]);
         }
-        out.extend_from_slice(&sums);
-        if self.cells.iter().any(|m| m.single().is_some()) {
+        if self.places_digits() {
             out.push(b',');
             out.extend(
                 self.cells
@@ -481,11 +477,22 @@ impl Killer {
         } else {
             self.colour
         };
+        format::write_packed(&colour, &self.first_clues(), candidates)
+    }
+
+    /// Each cage's sum at its first cell, 0 elsewhere: where the canonical
+    /// forms write sums, wherever the string had them.
+    fn first_clues(&self) -> [u8; CELLS] {
         let mut clue = [0u8; CELLS];
         for cage in &self.cages {
             clue[cage.first().index()] = cage.sum;
         }
-        format::write_packed(&colour, &clue, candidates)
+        clue
+    }
+
+    /// Whether the string placed any digit.
+    fn places_digits(&self) -> bool {
+        self.cells.iter().any(|m| m.single().is_some())
     }
 
     fn solver(&self) -> Solver {
