@@ -486,6 +486,78 @@ mod tests {
         "300000000000000000000000000000000010000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001000000000000000001",
     ];
 
+    /// Three near-empty boards the fuzzer found still giving up once the
+    /// tally rule was in (0.36-0.55 s each): the last two have no solution,
+    /// and the proof needs digits counted together (an 8-cell run holds one
+    /// of 1 and 9, not both); the first has two, below choices only such a
+    /// count refutes.
+    const FUZZ_SETS: [&str; 3] = [
+        "300000000000000000000000000000009000000000001000000000000000000000000000000000000000000000000000000000100010000000000000000000000000000000000000000000000000000000",
+        "300000000000000000000000000000000000000000010000000900000000000000000040000000000000000001000000000000000000000000001000000000000000000000000000000000000000000001",
+        "300000000000000000000000000000000000000000010000000000000000000000000040000000000000000001000000000000000000000000000000000000000000000000000001000000000000000001",
+    ];
+
+    /// The fewest and the most cells holding a digit of `set` (bit `d - 1`
+    /// for digit `d`) the rows of `board` can have, and the columns: each
+    /// line's least and most from the lengths of its compartments alone
+    /// (any straight of that length), givens ignored, plus its black
+    /// digits. A proof of no solution, apart from the search, when one
+    /// side's least passes the other's most.
+    fn set_bounds(board: &Board, set: u16) -> [(u32, u32); 2] {
+        let mut out = [(0, 0); 2];
+        for (i, m) in board.masks().iter().enumerate() {
+            if board.black()[i] && m.len() == 1 {
+                let n = (m.bits() & set).count_ones();
+                for side in &mut out {
+                    side.0 += n;
+                    side.1 += n;
+                }
+            }
+        }
+        for comp in board.compartments() {
+            let len = comp.len();
+            let counts = (0..=9 - len).map(|low| ((((1u16 << len) - 1) << low) & set).count_ones());
+            let side = &mut out[usize::from(comp.direction == Direction::Column)];
+            side.0 += counts.clone().min().unwrap_or(0);
+            side.1 += counts.max().unwrap_or(0);
+        }
+        out
+    }
+
+    #[test]
+    fn the_fuzz_boards_that_need_digits_counted_together_settle_with_checked_answers() {
+        // 1 and 9: an 8-cell run holds exactly one of them.
+        const ONE_NINE: u16 = 0b1_0000_0001;
+        let answers = [Solutions::Multiple, Solutions::None, Solutions::None];
+        for (s, want) in FUZZ_SETS.into_iter().zip(answers) {
+            let board = Board::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+            let (got, nodes) = solve_counting(&board);
+            assert_eq!(got, want, "{s}");
+            assert!(nodes <= 1000, "{s}: {nodes} nodes");
+            if got == Solutions::None {
+                let [(rows_least, rows_most), (cols_least, cols_most)] =
+                    set_bounds(&board, ONE_NINE);
+                assert!(rows_least > cols_most || cols_least > rows_most, "{s}");
+            } else {
+                assert_eq!(two_checked_solutions(&board), Ok(()), "{s}");
+            }
+        }
+    }
+
+    /// Nodes and time of the boards that needed digits counted together.
+    /// Run: `cargo test --release --lib str8ts_fuzz_sets -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn str8ts_fuzz_sets() {
+        for s in FUZZ_SETS {
+            let Ok(board) = Board::parse(s) else { continue };
+            let start = std::time::Instant::now();
+            let (got, nodes) = solve_counting(&board);
+            let ms = start.elapsed().as_secs_f64() * 1e3;
+            println!("{nodes:>7} {ms:>9.3} ms {got:?}");
+        }
+    }
+
     /// Sparse boards: the fuzz finds, the all-white empty board, and boards
     /// from a fixed generator with 0-3 white givens and 1-6 black cells,
     /// half of them with a black digit. Only boards that read are kept.
