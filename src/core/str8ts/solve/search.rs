@@ -63,6 +63,34 @@
 //! 561k -> 511k; board05_extreme 2.00M -> 1.95M). The rest is the number
 //! of lines rechecked (about four per tally, most of them changed).
 //!
+//! Once the search has passed `SETS_AFTER` (128) nodes, more than twice
+//! what any real puzzle needs, each node also runs the set tally
+//! (`Layout::sets`): for every set D of digits, the cells holding a digit
+//! of D number as many counted by rows as by columns, and a line holds
+//! between the sums over its compartments of the fewest and the most
+//! digits of D a fitting straight there holds (plus its black digits in
+//! D). D = {d} is the tally above; larger sets see what no digit alone
+//! does: an 8-cell run holds exactly one of 1 and 9, so three 8-cell rows
+//! and six full ones hold 15 cells of {1, 9}, while eight full columns need
+//! 16. Three near-empty fuzz boards ran to the 50,000-node limit without
+//! it (0.53-0.93 s each in an import, release); two have no solution, the
+//! third two solutions under early choices only such a count refutes. With
+//! it they settle in 167, 129 and 129 nodes (1.7, 1.0 and 1.0 ms; the 60
+//! generated sparse boards 2,289 -> 2,092 nodes, largest 534 -> 337).
+//! All 511 sets are needed: pairs of digits, or the sets of both ends
+//! {1..k, 10-k..9} (exact for runs of 9 - k cells or more), settle the
+//! two unsolvable boards at the root but leave the third at the limit;
+//! the sets that cut it there were {2,3,7,8}, {2,4,6,8} and
+//! {1,2,4,5,7,8}. Every set costs a pass over 512 bytes per fitting
+//! straight (callgrind: 2.5M instructions over the three boards' forty-odd
+//! calls, about 60k a node), too much to pay on every
+//! node of a real puzzle (boards 01 and 04 take 114k and 144k in all), so
+//! it waits for a search that wanders; it runs on every node past that,
+//! not only when a line's straights changed, as the early choice it
+//! refutes lies far above. Callgrind on propagate_and_solve, all seven
+//! real puzzles: same nodes, 3.731M -> 3.697M instructions (board05 1.946M
+//! -> 1.924M; boards 02 and 03 570k -> 567k, 509k -> 507k).
+//!
 //! Also measured for the search and dropped: compartments' straights
 //! disjoint along a line (cut nothing on the hardest puzzle); branching on a
 //! compartment's straights (ran past the node limit on boards with few
