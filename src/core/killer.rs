@@ -544,13 +544,16 @@ impl Killer {
     /// contradiction keeps the board as read: its encoding reads back and
     /// re-analyses to itself.
     fn propagate_and_solve(&self) -> (Board, Status) {
-        let solver = self.solver();
+        let mut solver = self.solver();
         let mut board = self.board();
         if let Err(conflict) = solver.propagate(&mut board) {
             return (
                 self.board(),
                 Status::Contradiction(self.describe(&solver, conflict)),
             );
+        }
+        if board.cand().iter().any(|m| m & m.wrapping_sub(1) != 0) {
+            solver.add_unit_sums();
         }
         let count = solver.count(&board);
         let status = match count.found {
