@@ -68,12 +68,36 @@ fn search<S: CageSet>(puzzle: &Puzzle) -> Result<String, CanonError> {
     let col_links = puzzle.links::<S>(&col_orders, |l, k| k * 9 + l);
     let rows = Orders::new(&row_orders, &row_links, &row_spans, puzzle.cages);
     let cols = Orders::new(&col_orders, &col_links, &col_spans, puzzle.cages);
+    let views = [(puzzle, &rows, &cols), (&transposed, &cols, &rows)];
+    let heads = views.map(|(view, rows, cols)| Heads::new(view, rows, cols));
     let mut search = Search::new();
-    for (view, rows, cols) in [(puzzle, &rows, &cols), (&transposed, &cols, &rows)] {
+    // The likely winner first: a pair whose first row reads least by the
+    // column links. Most other pairs then lose at their first row.
+    let lead = heads
+        .iter()
+        .enumerate()
+        .filter_map(|(v, h)| h.least().map(|(key, line, c)| (key, v, line, c)))
+        .min();
+    let mut skip = None;
+    if let Some((_, v, line, ci)) = lead {
+        let (view, rows, cols) = views[v];
+        let r = rows.iter().enumerate().find(|(_, r)| r.lines[0] == line);
+        if let (Some((ri, r)), Some(c)) = (r, cols.iter().nth(ci)) {
+            search.offer(view, r, c);
+            skip = Some((v, ri, ci));
+        }
+    }
+    for (v, ((view, rows, cols), heads)) in views.into_iter().zip(&heads).enumerate() {
         search.bent = None;
-        for r in rows.iter() {
-            for c in cols.iter() {
-                search.offer(view, r, c);
+        for (ri, r) in rows.iter().enumerate() {
+            let keys = heads.of(r.lines[0]);
+            for (ci, (c, &key)) in cols.iter().zip(keys).enumerate() {
+                // The first row under the column links alone never reads
+                // after the true one: a pair whose bound already reads after
+                // the best first row loses.
+                if key <= search.best_row && skip != Some((v, ri, ci)) {
+                    search.offer(view, r, c);
+                }
             }
         }
     }
@@ -86,6 +110,101 @@ fn search<S: CageSet>(puzzle: &Puzzle) -> Result<String, CanonError> {
     };
     // Always ASCII, so the conversion cannot fail.
     Ok(String::from_utf8(best.to_vec()).unwrap_or_default())
+}
+
+/// Per line that leads some line order of a view, and per column order, a
+/// bound on the first layout row: the row as the greedy colouring writes it
+/// when only the links of the column order count, packed six bits a char
+/// (colour index, in the order the chars sort). Fewer links never give a
+/// cage a later colour than more do at the first cage where the two
+/// colourings part, so this never reads after the true first row of any
+/// row order that starts with that line.
+struct Heads {
+    /// Per line, where its keys start in `keys`, or none.
+    slot: [Option<usize>; 9],
+    keys: Vec<u64>,
+    cols: usize,
+}
+
+impl Heads {
+    fn new<S: CageSet>(view: &Puzzle, rows: &Orders<S>, cols: &Orders<S>) -> Heads {
+        let mut slot = [None; 9];
+        let mut keys = Vec::new();
+        for r in rows.iter() {
+            let line = r.lines[0];
+            let Some(at) = slot.get_mut(usize::from(line)) else {
+                continue;
+            };
+            if at.is_none() {
+                *at = Some(keys.len());
+                keys.extend(cols.iter().map(|c| first_row(view, line, c)));
+            }
+        }
+        Heads {
+            slot,
+            keys,
+            cols: cols.orders.len(),
+        }
+    }
+
+    /// The keys of the pairs whose row order starts with `line`, one per
+    /// column order.
+    fn of(&self, line: u8) -> &[u64] {
+        let start = self.slot.get(usize::from(line)).copied().flatten();
+        start
+            .and_then(|s| self.keys.get(s..s + self.cols))
+            .unwrap_or_default()
+    }
+
+    /// The least key with its line and column order index.
+    fn least(&self) -> Option<(u64, u8, usize)> {
+        (0..9u8)
+            .filter_map(|line| {
+                let keys = self.of(line);
+                let (c, &key) = keys.iter().enumerate().min_by_key(|&(_, &k)| k)?;
+                Some((key, line, c))
+            })
+            .min()
+    }
+}
+
+/// The first layout row of `view` with line `line` first and the columns in
+/// `cols` order, coloured by the column links alone (see `Heads`).
+fn first_row<S: CageSet>(view: &Puzzle, line: u8, cols: Order<S>) -> u64 {
+    let line = view
+        .cage_of
+        .get(usize::from(line) * 9..)
+        .and_then(|l| l.get(..9))
+        .unwrap_or_default();
+    // The cages met so far in this row, their colours and those as a set.
+    let mut met = [(0u8, 0u8); 9];
+    let mut count = 0;
+    let mut key = 0u64;
+    for &col in cols.lines {
+        let Some(&cage) = line.get(usize::from(col)) else {
+            continue;
+        };
+        let known = met[..count].iter().find(|m| m.0 == cage).map(|m| m.1);
+        let colour = known.unwrap_or_else(|| {
+            let links = cols
+                .links
+                .get(usize::from(cage))
+                .copied()
+                .unwrap_or_default();
+            let mut taken = 0u64;
+            for &(other, c) in &met[..count] {
+                if links & S::bit(other) != S::default() {
+                    taken |= 1 << c;
+                }
+            }
+            let c = taken.trailing_ones() as u8;
+            met[count] = (cage, c);
+            count += 1;
+            c
+        });
+        key = key << 6 | u64::from(colour);
+    }
+    key
 }
 
 /// A set of cage numbers, one bit each: u64 when the cages fit, else u128.
@@ -170,6 +289,9 @@ struct Search<'a, S> {
     best: [u8; 326],
     /// How much of `best` is written: 0 until a candidate wins.
     best_len: usize,
+    /// The first row of `best` packed as `Heads` packs its keys; all ones
+    /// until a candidate wins.
+    best_row: u64,
     cand: [u8; 326],
     /// The first cell where a candidate needed a 36th colour: the error's
     /// position if no map can be written at all.
@@ -197,6 +319,7 @@ impl<'a, S: CageSet> Search<'a, S> {
         Search {
             best: [0; 326],
             best_len: 0,
+            best_row: u64::MAX,
             cand: [0; 326],
             crowded: None,
             layout: [0; 81],
@@ -294,6 +417,10 @@ impl<'a, S: CageSet> Search<'a, S> {
         {
             self.best[..81].copy_from_slice(&self.layout);
             self.best_len = len;
+            self.best_row = self.layout[..9].iter().fold(0, |key, &ch| {
+                let colour = if ch <= b'9' { ch - b'1' } else { ch - b'a' + 9 };
+                key << 6 | u64::from(colour)
+            });
             self.won = Some(Won {
                 firsts: self.firsts,
                 count: firsts,
