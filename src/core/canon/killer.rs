@@ -69,14 +69,15 @@ fn search<S: CageSet>(puzzle: &Puzzle) -> Result<String, CanonError> {
     let rows = Orders::new(&row_orders, &row_links, &row_spans, puzzle.cages);
     let cols = Orders::new(&col_orders, &col_links, &col_spans, puzzle.cages);
     let views = [(puzzle, &rows, &cols), (&transposed, &cols, &rows)];
-    let heads = views.map(|(view, rows, cols)| Heads::new(view, rows, cols));
+    let mut bound = u64::MAX;
+    let heads = views.map(|(view, rows, cols)| Heads::new(view, rows, cols, &mut bound));
     let mut search = Search::new();
     // The likely winner first: a pair whose first row reads least by the
     // column links. Most other pairs then lose at their first row.
     let lead = heads
         .iter()
         .enumerate()
-        .filter_map(|(v, h)| h.least().map(|(key, line, c)| (key, v, line, c)))
+        .filter_map(|(v, h)| h.least.map(|(key, line, c)| (key, v, line, c)))
         .min();
     let mut skip = None;
     if let Some((_, v, line, ci)) = lead {
@@ -124,12 +125,26 @@ struct Heads {
     slot: [Option<usize>; 9],
     keys: Vec<u64>,
     cols: usize,
+    /// The least key with its line and column order index, if it is less
+    /// than the bound `new` was given.
+    least: Option<(u64, u8, usize)>,
 }
 
 impl Heads {
-    fn new<S: CageSet>(view: &Puzzle, rows: &Orders<S>, cols: &Orders<S>) -> Heads {
+    /// The keys of one view. `bound` is the least key so far over the views
+    /// and becomes the least over this one too: a key whose row reads after
+    /// it partway is cut there and stands as the prefix followed by zeros,
+    /// which bounds the key and still reads after `bound`.
+    fn new<S: CageSet>(
+        view: &Puzzle,
+        rows: &Orders<S>,
+        cols: &Orders<S>,
+        bound: &mut u64,
+    ) -> Heads {
         let mut slot = [None; 9];
         let mut keys = Vec::new();
+        let mut colour = [0u8; 81];
+        let mut least = None;
         for r in rows.iter() {
             let line = r.lines[0];
             let Some(at) = slot.get_mut(usize::from(line)) else {
@@ -137,13 +152,23 @@ impl Heads {
             };
             if at.is_none() {
                 *at = Some(keys.len());
-                keys.extend(cols.iter().map(|c| first_row(view, line, c)));
+                let cells = &view.cage_of[usize::from(line) % 9 * 9..];
+                let cells: [u8; 9] = std::array::from_fn(|k| cells[k]);
+                for (ci, c) in cols.iter().enumerate() {
+                    let key = first_row(&cells, c, &mut colour, *bound);
+                    if key < *bound {
+                        *bound = key;
+                        least = Some((key, line, ci));
+                    }
+                    keys.push(key);
+                }
             }
         }
         Heads {
             slot,
             keys,
             cols: cols.orders.len(),
+            least,
         }
     }
 
@@ -155,54 +180,33 @@ impl Heads {
             .and_then(|s| self.keys.get(s..s + self.cols))
             .unwrap_or_default()
     }
-
-    /// The least key with its line and column order index.
-    fn least(&self) -> Option<(u64, u8, usize)> {
-        (0..9u8)
-            .filter_map(|line| {
-                let keys = self.of(line);
-                let (c, &key) = keys.iter().enumerate().min_by_key(|&(_, &k)| k)?;
-                Some((key, line, c))
-            })
-            .min()
-    }
 }
 
 /// The first layout row of `view` with line `line` first and the columns in
-/// `cols` order, coloured by the column links alone (see `Heads`).
-fn first_row<S: CageSet>(view: &Puzzle, line: u8, cols: Order<S>) -> u64 {
-    let line = view
-        .cage_of
-        .get(usize::from(line) * 9..)
-        .and_then(|l| l.get(..9))
-        .unwrap_or_default();
-    // The cages met so far in this row, their colours and those as a set.
-    let mut met = [(0u8, 0u8); 9];
-    let mut count = 0;
+/// `cols` order, coloured by the column links alone (see `Heads`), cut
+/// short once it reads after `bound`. `colour` is scratch, read only for the
+/// cages this row has met.
+fn first_row<S: CageSet>(line: &[u8; 9], cols: Order<S>, colour: &mut [u8; 81], bound: u64) -> u64 {
+    let mut met = S::default();
     let mut key = 0u64;
-    for &col in cols.lines {
-        let Some(&cage) = line.get(usize::from(col)) else {
-            continue;
-        };
-        let known = met[..count].iter().find(|m| m.0 == cage).map(|m| m.1);
-        let colour = known.unwrap_or_else(|| {
-            let links = cols
-                .links
-                .get(usize::from(cage))
-                .copied()
-                .unwrap_or_default();
+    for (j, &col) in cols.lines.iter().enumerate() {
+        let cage = line[usize::from(col) % 9];
+        let at = usize::from(cage);
+        if met & S::bit(cage) == S::default() {
+            let mut near = cols.links.get(at).copied().unwrap_or_default() & met;
             let mut taken = 0u64;
-            for &(other, c) in &met[..count] {
-                if links & S::bit(other) != S::default() {
-                    taken |= 1 << c;
-                }
+            while near != S::default() {
+                taken |= 1 << colour[near.first()];
+                near = near.rest();
             }
-            let c = taken.trailing_ones() as u8;
-            met[count] = (cage, c);
-            count += 1;
-            c
-        });
-        key = key << 6 | u64::from(colour);
+            colour[at] = taken.trailing_ones() as u8;
+            met |= S::bit(cage);
+        }
+        key = key << 6 | u64::from(colour[at]);
+        let rest = 6 * (8 - j as u32);
+        if key > bound >> rest {
+            return key << rest;
+        }
     }
     key
 }
