@@ -13,6 +13,21 @@
 //! rows must keep those rows contiguous, which leaves few row orders and few
 //! column orders for real puzzles; the search enumerates those and builds the
 //! string for each surviving combination.
+//!
+//! The order of offers: a candidate's layout is written char by char and
+//! dropped at the first char that sorts after the best so far, so the cost
+//! depends on how soon a good best is found. The first row of a pair is
+//! bounded from below by colouring it with the column order's links alone
+//! (`Heads`): one bound per (first line of the row order, column order),
+//! shared by every row order that starts with that line. The pair with the
+//! least bound is offered first; it is nearly always the winner or ties with
+//! it on the first row. Then every pair in plain enumeration order whose
+//! bound does not read after the best first row; the rest cannot win and are
+//! skipped unwritten. On the 8,000 krazydad puzzles (callgrind,
+//! `--toggle-collect='*canon::killer::killer'`, canon bench `--fast-only`)
+//! this took the search from 812.7M to 685.9M instructions (102k to 86k a
+//! puzzle), and the puzzle with the most orders (18,432 pairs a view) from
+//! 17.2M to 4.1M.
 
 use std::cmp::Ordering;
 use std::ops::{BitAnd, BitOr, BitOrAssign};
