@@ -249,6 +249,7 @@ fn analyse_legacy(legacy: Legacy) -> Option<Analysis> {
 fn solve_status(planes: &Planes) -> Status {
     let found = count_solutions_in(planes, 2);
     match (found.count, found.first) {
+        (0 | 1, _) if found.gave_up() => Status::GaveUp,
         (0, _) => Status::Unsolvable,
         (1, Some(grid)) => Status::Unique(digits_string(&grid)),
         _ => Status::Multiple,
@@ -265,6 +266,17 @@ mod tests {
     use super::*;
     use crate::core::sudoku::corpus::{XWING_81, XWING_162, puzzles};
     use proptest::prelude::*;
+
+    #[test]
+    fn a_puzzle_whose_count_runs_past_the_node_limit_is_reported_as_given_up() {
+        // Row 8 must hold 3, 5 and 6 in two cells: no solution, but not one
+        // that singles or a bounded search find.
+        let a = analyse(
+            "000000000000000000000000000000000000000000000000000000000000365000007008365000007",
+        )
+        .unwrap();
+        assert_eq!(a.status, Status::GaveUp);
+    }
 
     #[test]
     fn analysis_of_a_legacy_puzzle_counts_givens_and_solves_it() {

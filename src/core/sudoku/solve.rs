@@ -33,6 +33,7 @@ use super::propagate::{BAND, BAND_PEERS, Planes, SPREAD, column, rows_single};
 use super::sse2::{bands, load_bytes, load_words};
 use crate::core::grid::CELLS;
 use crate::core::mask::Mask;
+use crate::core::puzzle::SEARCH_LIMIT;
 
 /// What the search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,6 +43,16 @@ pub struct Solutions {
     /// The first solution found (digit values 1..=9); when `count` is 1 and
     /// `limit` is at least 2 it is the unique solution.
     pub first: Option<[u8; CELLS]>,
+    /// Search nodes visited; past [`SEARCH_LIMIT`] the search gave up, and
+    /// `count` is only what it had found by then.
+    pub nodes: u64,
+}
+
+impl Solutions {
+    /// Whether the search stopped at [`SEARCH_LIMIT`] before it knew.
+    pub fn gave_up(&self) -> bool {
+        self.nodes > SEARCH_LIMIT
+    }
 }
 
 /// Counts solutions up to `limit` from givens: 1..=9 a given digit, any
@@ -68,6 +79,7 @@ fn search_from(start: Option<State>, limit: usize) -> Solutions {
         limit,
         count: 0,
         first: None,
+        nodes: 0,
     };
     if let (true, Some(mut state)) = (limit > 0, start) {
         search.run(&mut state, ALL_WORDS);
@@ -75,6 +87,7 @@ fn search_from(start: Option<State>, limit: usize) -> Solutions {
     Solutions {
         count: search.count,
         first: search.first,
+        nodes: search.nodes,
     }
 }
 
@@ -905,6 +918,7 @@ struct Search {
     limit: usize,
     count: usize,
     first: Option<[u8; CELLS]>,
+    nodes: u64,
 }
 
 impl Search {
@@ -913,6 +927,10 @@ impl Search {
     /// borrowed, not moved: the last branch works on it in place, so a
     /// node copies the state once per branch but the last.
     fn run(&mut self, state: &mut State, changed: u32) {
+        self.nodes += 1;
+        if self.nodes > SEARCH_LIMIT {
+            return;
+        }
         let mut work = Work {
             seen: state.f,
             pairs: [0; 3],
@@ -944,7 +962,7 @@ impl Search {
             let mut next = *state;
             next.place(d, b, i);
             self.run(&mut next, word);
-            if self.count >= self.limit {
+            if self.count >= self.limit || self.nodes > SEARCH_LIMIT {
                 return;
             }
         }
@@ -971,6 +989,39 @@ mod tests {
             .all(|u| u.iter().fold(0u16, |m, &c| m | 1 << grid[usize::from(c)]) == 0x3fe);
         let givens_ok = givens.iter().zip(grid).all(|(&g, &s)| g == 0 || g == s);
         units_ok && givens_ok
+    }
+
+    /// A fuzz find: nearly empty, and unsolvable only because row 8 must
+    /// hold 3, 5 and 6 in its two open cells of box 8. Singles never see
+    /// that, so the search filled the empty rows above in every way (2.6 s)
+    /// before it gave the answer; it now stops at the node limit.
+    const PIGEONHOLE: &str =
+        "000000000000000000000000000000000000000000000000000000000000365000007008365000007";
+
+    #[test]
+    fn a_search_that_runs_past_the_node_limit_gives_up() {
+        let found = count_solutions(&digits(PIGEONHOLE), 2);
+        assert!(found.gave_up(), "{} nodes", found.nodes);
+        assert_eq!(found.count, 0);
+    }
+
+    #[test]
+    fn the_hardest_real_puzzles_stay_far_inside_the_node_limit() {
+        // The shared corpora's worst is 1,295 nodes (forum hardest 1905).
+        for text in [
+            include_str!("../../../tests/data/classic/forum_hardest_1106.txt"),
+            include_str!("../../../tests/data/classic/top1465.txt"),
+        ] {
+            for (p, _) in puzzles(text) {
+                let found = count_solutions(&digits(p), 2);
+                assert_eq!(found.count, 1, "{p}");
+                assert!(
+                    found.nodes <= SEARCH_LIMIT / 20,
+                    "{p}: {} nodes",
+                    found.nodes
+                );
+            }
+        }
     }
 
     #[test]
