@@ -58,7 +58,11 @@
 //! the start queues only cells with one digit or none for naked singles
 //! and units with a digit in one place or none for hidden singles, where
 //! each of the 81 cells and 27 units was looked at (604.2M -> 577.1M;
-//! 2,589.3M -> 2,562.2M).
+//! 2,589.3M -> 2,562.2M); the cage rule reads its cells' candidates once
+//! and keeps them as it narrows (577.1M -> 573.3M; 2,562.2M -> 2,554.5M).
+//! Dropped: looking in the same pass at a cage whose cells an earlier cage
+//! of the pass changed (577.1M -> 578.0M), and back to naked and hidden
+//! singles after each cage that changes something (577.1M -> 654.9M).
 
 use crate::core::grid::{CELLS, PEERS, UNITS, box_of};
 use crate::core::mask::spread_lanes;
@@ -554,10 +558,12 @@ impl Solver {
             return Err(Conflict::Cage(k));
         }
         let mut changed = false;
-        for &c in cells {
-            let c = c as usize;
-            if b.cand[c] & !allowed != 0 {
-                narrow(b, dirty, c, b.cand[c] & allowed)?;
+        // `masks` stays each cell's candidates: only narrowing a cell
+        // changes it, and the cells of a cage are distinct.
+        for (m, &c) in masks.iter_mut().zip(cells) {
+            if *m & !allowed != 0 {
+                *m &= allowed;
+                narrow(b, dirty, usize::from(c), *m)?;
                 changed = true;
             }
         }
@@ -580,21 +586,21 @@ impl Solver {
             need ^= bit;
             // Where the digit can go, and the units holding all those places.
             let (mut at, mut count, mut common) = (0usize, 0u64, u32::MAX);
-            for &c in cells {
-                let c = c as usize;
-                if b.cand[c] & bit != 0 {
-                    at = c;
+            for (i, (&m, &c)) in masks.iter().zip(cells).enumerate() {
+                if m & bit != 0 {
+                    at = i;
                     count += 1;
-                    common &= UNITS_OF[c];
+                    common &= UNITS_OF[usize::from(c)];
                 }
             }
-            match count {
-                0 => return Err(Conflict::CageDigit(k, bit.trailing_zeros())),
-                1 if b.cand[at] != bit => {
-                    narrow(b, dirty, at, bit)?;
+            match (count, masks.get_mut(at), cells.get(at)) {
+                (0, ..) => return Err(Conflict::CageDigit(k, bit.trailing_zeros())),
+                (1, Some(m), Some(&c)) if *m != bit => {
+                    *m = bit;
+                    narrow(b, dirty, usize::from(c), bit)?;
                     changed = true;
                 }
-                1 => {}
+                (1, ..) => {}
                 _ => {
                     // The digit is in the cage, at one of these places; if they share
                     // a row, column or box, it can be nowhere else in that unit
