@@ -85,19 +85,22 @@ const CELL_BITS: [u128; CELLS] = {
 };
 
 /// The peers of each cell as a bit set.
-const PEER_BITS: [u128; CELLS] = {
-    let mut out = [0u128; CELLS];
-    let mut c = 0;
-    while c < CELLS {
+const PEER_BITS: [u128; CELLS] = cell_sets(&PEERS);
+
+/// Each list of cells as a bit set.
+const fn cell_sets<const N: usize, const K: usize>(lists: &[[u8; K]; N]) -> [u128; N] {
+    let mut out = [0u128; N];
+    let mut n = 0;
+    while n < N {
         let mut i = 0;
-        while i < 20 {
-            out[c] |= 1 << PEERS[c][i];
+        while i < K {
+            out[n] |= 1 << lists[n][i];
             i += 1;
         }
-        c += 1;
+        n += 1;
     }
     out
-};
+}
 
 /// Each cell's peers, then room for eight cage mates that are not peers:
 /// where every solver's neighbour lists start.
@@ -714,19 +717,7 @@ impl Solver {
 }
 
 /// Each row, column and box (unit 0..27) as a bit set of cells.
-const UNIT_BITS: [u128; 27] = {
-    let mut out = [0u128; 27];
-    let mut u = 0;
-    while u < 27 {
-        let mut i = 0;
-        while i < 9 {
-            out[u] |= 1 << UNITS[u][i];
-            i += 1;
-        }
-        u += 1;
-    }
-    out
-};
+const UNIT_BITS: [u128; 27] = cell_sets(&UNITS);
 
 /// The lines the rule of 45 adds for the search. A row, column or box holds
 /// each digit once, so its cells add to 45. Its cells outside the cages
