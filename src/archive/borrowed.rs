@@ -1,9 +1,9 @@
-//! A prepared statement that binds text and blobs without copying them.
+//! A prepared statement that binds text without copying it.
 //!
 //! rusqlite binds every string and blob with `SQLITE_TRANSIENT`: SQLite
 //! allocates a copy, fills it, and frees it at the next bind. For the
-//! import's multi-row inserts (four strings of 81 to 162 bytes and a key
-//! per puzzle) that was a tenth of the writer thread's instructions, on the
+//! import's multi-row inserts (four strings of 81 to 162 bytes per
+//! puzzle) that was a tenth of the writer thread's instructions, on the
 //! thread every line waits for. [`Borrowed::execute`] binds with
 //! `SQLITE_STATIC` instead, which is sound because it holds the values'
 //! borrow for the whole call and unbinds them (reset and clear) before it
@@ -21,7 +21,6 @@ pub(super) enum Param<'a> {
     Null,
     Int(i64),
     Text(&'a str),
-    Blob(&'a [u8]),
 }
 
 impl<'a> From<Option<&'a str>> for Param<'a> {
@@ -102,7 +101,7 @@ impl<'conn> Borrowed<'conn> {
         let _unbind = Unbind(stmt);
         for (i, param) in params.iter().enumerate() {
             let at = i as c_int + 1;
-            // SAFETY: `at` is in 1..=count; text and blob pointers are
+            // SAFETY: `at` is in 1..=count; text pointers are
             // valid for their lengths for as long as they stay bound
             // (above); SQLITE_STATIC tells SQLite not to copy or free them.
             let rc = unsafe {
@@ -114,13 +113,6 @@ impl<'conn> Borrowed<'conn> {
                         at,
                         s.as_ptr().cast(),
                         length(s.len())?,
-                        ffi::SQLITE_STATIC(),
-                    ),
-                    Param::Blob(b) => ffi::sqlite3_bind_blob(
-                        stmt,
-                        at,
-                        b.as_ptr().cast(),
-                        length(b.len())?,
                         ffi::SQLITE_STATIC(),
                     ),
                 }
@@ -186,12 +178,12 @@ mod tests {
 
     fn table() -> Connection {
         let conn = Connection::open_in_memory().unwrap();
-        conn.execute_batch("CREATE TABLE t (n INTEGER, s TEXT, b BLOB UNIQUE)")
+        conn.execute_batch("CREATE TABLE t (n INTEGER, s TEXT, k INTEGER UNIQUE)")
             .unwrap();
         conn
     }
 
-    type Row = (Option<i64>, Option<String>, Option<Vec<u8>>);
+    type Row = (Option<i64>, Option<String>, Option<i64>);
 
     #[test]
     fn binds_every_kind_and_counts_changes() {
@@ -201,11 +193,10 @@ mod tests {
         for round in 0..3i64 {
             // Values that live for one round only: nothing may stay bound.
             let text = format!("row {round}");
-            let key = vec![round as u8; 3];
             let params = [
                 Param::Int(round),
                 Param::Text(&text),
-                Param::Blob(&key),
+                Param::Int(round * 111),
                 Param::Null,
                 Param::from(None::<&str>),
                 Param::from(None::<i64>),
@@ -213,17 +204,14 @@ mod tests {
             assert_eq!(insert.execute(&params).unwrap(), 2);
         }
         let rows: Vec<Row> = conn
-            .prepare("SELECT n, s, b FROM t ORDER BY rowid")
+            .prepare("SELECT n, s, k FROM t ORDER BY rowid")
             .unwrap()
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();
         assert_eq!(rows.len(), 6);
-        assert_eq!(
-            rows[2],
-            (Some(1), Some("row 1".into()), Some(vec![1, 1, 1]))
-        );
+        assert_eq!(rows[2], (Some(1), Some("row 1".into()), Some(111)));
         assert_eq!(rows[3], (None, None, None));
     }
 
@@ -231,8 +219,7 @@ mod tests {
     fn errors_leave_the_statement_reusable() {
         let conn = table();
         let mut insert = Borrowed::prepare(&conn, "INSERT INTO t VALUES (?1, ?2, ?3)").unwrap();
-        let key = [7u8];
-        let row = [Param::Int(1), Param::Text("a"), Param::Blob(&key)];
+        let row = [Param::Int(1), Param::Text("a"), Param::Int(7)];
         assert_eq!(insert.execute(&row).unwrap(), 1);
         let e = insert.execute(&row).unwrap_err();
         assert!(e.to_string().contains("UNIQUE"), "{e}");
@@ -240,8 +227,7 @@ mod tests {
             insert.execute(&row[..2]),
             Err(rusqlite::Error::InvalidParameterCount(2, 3))
         ));
-        let other = [8u8];
-        let row = [Param::Int(2), Param::Text("b"), Param::Blob(&other)];
+        let row = [Param::Int(2), Param::Text("b"), Param::Int(8)];
         assert_eq!(insert.execute(&row).unwrap(), 1);
         assert!(Borrowed::prepare(&conn, "INSERT INTO nowhere VALUES (1)").is_err());
         assert!(Borrowed::prepare(&conn, "  ").is_err());

@@ -202,19 +202,15 @@ impl<'a> ChunkLines<'a> {
                 Outcome::Accepted(rec) => {
                     match self.isomorph(rec.kind.as_str(), rec.canonical(), rec.givens())? {
                         Some(found) => found,
-                        None => match self.store(item, rec)? {
-                            Some(stored) => stored,
-                            None => continue,
-                        },
+                        None => self.store(rec)?,
                     }
                 }
             };
             self.account(item, puzzle_id, fate);
         }
         for (item, rec) in std::mem::take(&mut self.group) {
-            if let Some((id, fate)) = self.store(item, rec)? {
-                self.account(item, id, fate);
-            }
+            let (id, fate) = self.store(rec)?;
+            self.account(item, id, fate);
         }
         self.write_sources()?;
         Ok((self.counts, self.shown))
@@ -289,42 +285,51 @@ impl<'a> ChunkLines<'a> {
         }))
     }
 
-    /// Stores one puzzle, or finds the stored one with its key; `None`
-    /// when that one differs (a hash collision, rejected).
-    fn store(&mut self, item: &Item, rec: &Record) -> Result<Option<(i64, Fate)>, ArchiveError> {
+    /// Stores one puzzle, or finds it stored.
+    fn store(&mut self, rec: &Record) -> Result<(i64, Fate), ArchiveError> {
+        if self.insert_at(rec, rec.key)? {
+            return Ok((self.tx.last_insert_rowid(), Fate::Stored));
+        }
+        self.stored_twin(rec)
+    }
+
+    /// Inserts `rec` under `key`; false when another row holds that key.
+    fn insert_at(&mut self, rec: &Record, key: i64) -> Result<bool, ArchiveError> {
         let insert = match &mut self.insert_one {
             Some(insert) => insert,
             empty => empty.insert(Borrowed::prepare(self.tx, INSERT_PUZZLE).map_err(sql)?),
         };
-        if insert
-            .execute(&puzzle_params(rec, self.import_id))
-            .map_err(sql)?
-            == 1
-        {
-            return Ok(Some((self.tx.last_insert_rowid(), Fate::Stored)));
-        }
-        self.stored_twin(item, rec)
+        let added = insert
+            .execute(&puzzle_params(rec, key, self.import_id))
+            .map_err(sql)?;
+        Ok(added == 1)
     }
 
-    /// The stored puzzle with `rec`'s key, which must be `rec`'s own
-    /// puzzle; `None` (and a `hash-collision` reject) when it is not.
-    fn stored_twin(
-        &mut self,
-        item: &Item,
-        rec: &Record,
-    ) -> Result<Option<(i64, Fate)>, ArchiveError> {
+    /// `rec`'s puzzle when its key is taken: the stored puzzle it is, or,
+    /// when the key is held by another puzzle (two hashes alike), stored
+    /// under the first free key after it. Lookups step the same way.
+    fn stored_twin(&mut self, rec: &Record) -> Result<(i64, Fate), ArchiveError> {
         let kind = rec.kind.as_str();
-        let (id, t, g): (i64, String, String) = self
-            .statement(BY_KEY)?
-            .query_row([&rec.key[..]], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-            .map_err(sql)?;
-        if t != kind || g != rec.givens() {
-            let why =
-                format!("{kind}: its 128-bit key equals that of stored puzzle {id}, which differs");
-            self.reject(item, "hash-collision", &why)?;
-            return Ok(None);
+        let mut key = rec.key;
+        loop {
+            let found: Option<(i64, String, String)> = self
+                .statement(BY_KEY)?
+                .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                .optional()
+                .map_err(sql)?;
+            match found {
+                Some((id, t, g)) if t == kind && g == rec.givens() => {
+                    return Ok((id, Fate::Duplicate));
+                }
+                Some(_) => key = key.wrapping_add(1),
+                None => {
+                    if self.insert_at(rec, key)? {
+                        self.last_id = None;
+                        return Ok((self.tx.last_insert_rowid(), Fate::Stored));
+                    }
+                }
+            }
         }
-        Ok(Some((id, Fate::Duplicate)))
     }
 
     /// Inserts the waiting group in one statement. When all of it was new
@@ -347,7 +352,8 @@ impl<'a> ChunkLines<'a> {
         };
         self.params.clear();
         for (_, rec) in &group {
-            self.params.extend(puzzle_params(rec, self.import_id));
+            self.params
+                .extend(puzzle_params(rec, rec.key, self.import_id));
         }
         let added = insert.execute(&self.params).map_err(sql)?;
         // Rows take the next rowids in VALUES order; the second test only
@@ -362,13 +368,12 @@ impl<'a> ChunkLines<'a> {
             // Rejects and single-row inserts may follow: read the largest
             // id again next time.
             self.last_id = None;
-            let mut new: Vec<(i64, [u8; 16], bool)> = Vec::with_capacity(added);
+            let mut new: Vec<(i64, i64, bool)> = Vec::with_capacity(added);
             {
                 let mut read = self.statement("SELECT id, key FROM puzzles WHERE id > ?1")?;
                 let mut rows = read.query([before]).map_err(sql)?;
                 while let Some(r) = rows.next().map_err(sql)? {
-                    let key: [u8; 16] = r.get(1).map_err(sql)?;
-                    new.push((r.get(0).map_err(sql)?, key, false));
+                    new.push((r.get(0).map_err(sql)?, r.get(1).map_err(sql)?, false));
                 }
             }
             for (item, rec) in &group {
@@ -379,9 +384,8 @@ impl<'a> ChunkLines<'a> {
                     // A later line with a key this group stored, or with a
                     // key stored before: looked up, its givens compared.
                     Some((_, true)) | None => {
-                        if let Some((id, fate)) = self.stored_twin(item, rec)? {
-                            self.account(item, id, fate);
-                        }
+                        let (id, fate) = self.stored_twin(rec)?;
+                        self.account(item, id, fate);
                     }
                 }
             }
@@ -432,7 +436,7 @@ fn line_number(line: u64) -> Result<i64, ArchiveError> {
 
 /// The parameters of one puzzle row of an insert, in [`INSERT_PUZZLE`]'s
 /// order.
-fn puzzle_params(rec: &Record, import_id: i64) -> [Param<'_>; PUZZLE_PARAMS] {
+fn puzzle_params(rec: &Record, key: i64, import_id: i64) -> [Param<'_>; PUZZLE_PARAMS] {
     let canonical = rec.canonical();
     [
         Param::Text(rec.kind.as_str()),
@@ -442,7 +446,7 @@ fn puzzle_params(rec: &Record, import_id: i64) -> [Param<'_>; PUZZLE_PARAMS] {
         Param::Int(i64::from(rec.solutions)),
         Param::from(rec.solution()),
         Param::Int(import_id),
-        Param::Blob(&rec.key),
+        Param::Int(key),
         Param::from(canonical.map(|(form, _)| form)),
         Param::from(canonical.map(|(_, hash)| hash)),
     ]

@@ -2,9 +2,14 @@
 //! in order in one transaction each and tracked by `PRAGMA user_version`.
 //! An archive written by a newer version is refused, never touched.
 
+use std::collections::HashSet;
+use std::sync::Mutex;
+
+use rusqlite::functions::FunctionFlags;
 use rusqlite::{Connection, TransactionBehavior};
 
 use super::{ArchiveError, set_foreign_keys};
+use crate::pipeline::process::key_of;
 
 /// Rust code run after a migration's SQL, inside its transaction.
 pub type Fill = fn(&Connection) -> Result<(), ArchiveError>;
@@ -47,6 +52,12 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration {
         name: "0005_narrower_isomorph_index.sql",
         sql: include_str!("../../migrations/0005_narrower_isomorph_index.sql"),
+        fill: None,
+    },
+    Migration {
+        name: "0006_integer_key.sql",
+        // Its keys come from `archive_key`, registered for the upgrade.
+        sql: include_str!("../../migrations/0006_integer_key.sql"),
         fill: None,
     },
 ];
@@ -92,6 +103,10 @@ fn apply(conn: &mut Connection) -> Result<(), ArchiveError> {
         .map_err(|e| ArchiveError::sql("starting the schema upgrade", e))?;
     // Read again inside the write lock: another process may have migrated first.
     let found = check_version(&tx)?;
+    if found == VERSION {
+        return Ok(());
+    }
+    register_archive_key(&tx).map_err(|e| ArchiveError::sql("preparing the schema upgrade", e))?;
     for (i, m) in MIGRATIONS.iter().enumerate().skip(found as usize) {
         let name = m.name;
         tx.execute_batch(m.sql)
@@ -114,7 +129,30 @@ fn apply(conn: &mut Connection) -> Result<(), ArchiveError> {
         });
     }
     tx.commit()
-        .map_err(|e| ArchiveError::sql("committing the schema upgrade", e))
+        .map_err(|e| ArchiveError::sql("committing the schema upgrade", e))?;
+    conn.remove_function("archive_key", 2)
+        .map_err(|e| ArchiveError::sql("finishing the schema upgrade", e))
+}
+
+/// `archive_key(type, givens)`, which migration 0006 gives each row's key
+/// with: the row's hash ([`key_of`]), or the first key after it that no
+/// earlier row was given, as the importer stores a puzzle whose hash
+/// another holds. Remembers every key it gave (8 bytes and some a row).
+fn register_archive_key(conn: &Connection) -> rusqlite::Result<()> {
+    let given = Mutex::new(HashSet::new());
+    conn.create_scalar_function("archive_key", 2, FunctionFlags::SQLITE_UTF8, move |ctx| {
+        let text = |i| -> rusqlite::Result<&str> {
+            ctx.get_raw(i)
+                .as_str()
+                .map_err(|e| rusqlite::Error::UserFunctionError(e.into()))
+        };
+        let mut key = key_of(text(0)?, text(1)?);
+        let mut given = given.lock().unwrap_or_else(|e| e.into_inner());
+        while !given.insert(key) {
+            key = key.wrapping_add(1);
+        }
+        Ok(key)
+    })
 }
 
 #[cfg(test)]
@@ -308,6 +346,52 @@ mod tests {
             )
             .unwrap();
         assert_eq!(found, 7);
+    }
+
+    #[test]
+    fn keys_become_the_puzzles_hashes_stepped_past_the_keys_given_before() {
+        let mut conn = at_version(5);
+        // Rows 3 and 8 are one puzzle (a forged archive: the old keys
+        // differ): the later one takes the next key, as the importer
+        // stores a puzzle whose hash another holds.
+        conn.execute_batch(
+            "INSERT INTO imports (id, arguments) VALUES (1, '[]');
+             INSERT INTO puzzles (id, type, clues, givens, encoding, solutions, import_id, key)
+                 VALUES (8, 'sudoku', 1, 'g', 'e', 2, 1, x'01'),
+                        (3, 'sudoku', 1, 'g', 'e', 2, 1, x'02'),
+                        (5, 'killer', 1, 'g', 'e', 2, 1, x'03');",
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let rows: Vec<(i64, i64)> = conn
+            .prepare("SELECT id, key FROM puzzles ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let sudoku = key_of("sudoku", "g");
+        assert_eq!(
+            rows,
+            [
+                (3, sudoku),
+                (5, key_of("killer", "g")),
+                (8, sudoku.wrapping_add(1))
+            ]
+        );
+        assert!(
+            conn.execute(
+                "INSERT INTO puzzles (type, clues, givens, encoding, solutions, import_id, key)
+                 VALUES ('sudoku', 1, 'h', 'e', 2, 1, ?1)",
+                [sudoku]
+            )
+            .is_err()
+        );
+        // The function is gone with the upgrade.
+        assert!(
+            conn.query_row("SELECT archive_key('a', 'b')", [], |_| Ok(()))
+                .is_err()
+        );
     }
 
     #[test]

@@ -50,14 +50,15 @@ impl StoredPuzzles {
         Ok(c)
     }
 
-    /// The id and canonical form (when asked for) of the puzzle stored
-    /// under `key`, if it is this type and givens.
+    /// The id and canonical form (when asked for) of the stored puzzle of
+    /// this type and givens, looked for from `key` up: a key held by
+    /// another puzzle means "step on", a free key "not stored".
     fn lookup(
         &self,
         c: &Connection,
         kind: PuzzleType,
         givens: &str,
-        key: &[u8; 16],
+        key: i64,
     ) -> rusqlite::Result<Option<(i64, Option<Canonical>)>> {
         let sql = if self.canonical {
             "SELECT id, type, givens, canonical, canonical_hash FROM puzzles WHERE key = ?1"
@@ -65,33 +66,30 @@ impl StoredPuzzles {
             "SELECT id, type, givens FROM puzzles WHERE key = ?1"
         };
         let mut statement = c.prepare_cached(sql)?;
-        let mut rows = statement.query([&key[..]])?;
-        let Some(r) = rows.next()? else {
-            return Ok(None);
-        };
-        // The same key with another puzzle is a hash collision: the writer
-        // reports it, so the line goes the usual way.
-        if r.get_ref(1)?.as_str()? != kind.as_str() || r.get_ref(2)?.as_str()? != givens {
-            return Ok(None);
+        let mut key = key;
+        loop {
+            let mut rows = statement.query([key])?;
+            let Some(r) = rows.next()? else {
+                return Ok(None);
+            };
+            if r.get_ref(1)?.as_str()? != kind.as_str() || r.get_ref(2)?.as_str()? != givens {
+                key = key.wrapping_add(1);
+                continue;
+            }
+            let canonical = if self.canonical {
+                let form: Option<String> = r.get(3)?;
+                let hash: Option<i64> = r.get(4)?;
+                form.zip(hash).map(|(form, hash)| Canonical { form, hash })
+            } else {
+                None
+            };
+            return Ok(Some((r.get(0)?, canonical)));
         }
-        let canonical = if self.canonical {
-            let form: Option<String> = r.get(3)?;
-            let hash: Option<i64> = r.get(4)?;
-            form.zip(hash).map(|(form, hash)| Canonical { form, hash })
-        } else {
-            None
-        };
-        Ok(Some((r.get(0)?, canonical)))
     }
 }
 
 impl Stored for StoredPuzzles {
-    fn find(
-        &self,
-        kind: PuzzleType,
-        givens: &str,
-        key: &[u8; 16],
-    ) -> Option<(i64, Option<Canonical>)> {
+    fn find(&self, kind: PuzzleType, givens: &str, key: i64) -> Option<(i64, Option<Canonical>)> {
         // A poisoned pool only means another worker panicked mid-lookup;
         // the connections in it are still good.
         let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
@@ -111,6 +109,36 @@ impl Stored for StoredPuzzles {
 #[cfg(test)]
 mod tests {
     use rusqlite::Connection;
+
+    /// A puzzle whose hash another puzzle holds is stored under the next
+    /// free key; the lookup steps there, and stops at a free key.
+    #[test]
+    fn lookups_step_past_other_puzzles_with_the_same_hash() {
+        use super::*;
+        use crate::pipeline::process::key_of;
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.sqlite");
+        let mut c = Connection::open(&path).unwrap();
+        crate::archive::schema::migrate(&mut c).unwrap();
+        let key = key_of("sudoku", "mine");
+        c.execute_batch(&format!(
+            "INSERT INTO imports (id, arguments) VALUES (1, '[]');
+             INSERT INTO puzzles (id, type, clues, givens, encoding, solutions, import_id, key)
+                 VALUES (1, 'sudoku', 1, 'other', 'e', 2, 1, {key}),
+                        (2, 'killer', 1, 'mine', 'e', 2, 1, {}),
+                        (3, 'sudoku', 1, 'mine', 'e', 2, 1, {});",
+            key.wrapping_add(1),
+            key.wrapping_add(2)
+        ))
+        .unwrap();
+        let stored = StoredPuzzles::new(&path, false, 1024);
+        let find = |kind, givens: &str| stored.find(kind, givens, key).map(|(id, _)| id);
+        assert_eq!(find(PuzzleType::Sudoku, "mine"), Some(3));
+        assert_eq!(find(PuzzleType::Sudoku, "other"), Some(1));
+        assert_eq!(find(PuzzleType::Killer, "mine"), Some(2));
+        assert_eq!(find(PuzzleType::Sudoku, "none"), None);
+    }
 
     /// `.cargo/config.toml` builds SQLite without the global mutexes the
     /// lookup connections would contend for; this fails if it stops doing so.

@@ -3,7 +3,7 @@
 //! propagate, count, encode). Runs on the rayon workers, so it is pure and
 //! allocation-light; the writer decides what is new and what is a duplicate.
 
-use xxhash_rust::xxh3::{xxh3_64, xxh3_128};
+use xxhash_rust::xxh3::xxh3_64;
 
 use crate::core::canon;
 use crate::core::puzzle::{self, Analysis, PuzzleType, Status, TypeHint};
@@ -22,8 +22,9 @@ pub struct Record {
     pub kind: PuzzleType,
     pub clues: u32,
     pub solutions: u8,
-    /// 128-bit hash of (type, givens), the archive's unique key.
-    pub key: [u8; 16],
+    /// 64-bit hash of (type, givens): where the archive's unique key
+    /// starts looking (see [`key_of`]).
+    pub key: i64,
     /// The texts one after the other.
     texts: String,
     /// Where givens, encoding, solution and canonical form end in `texts`
@@ -54,7 +55,7 @@ impl Record {
             kind: a.kind,
             clues: a.clues,
             solutions: a.status.count(),
-            key: key_of(a.kind, &a.givens),
+            key: key_of(a.kind.as_str(), &a.givens),
             texts,
             ends,
             canonical_hash: form.map(|form| canonical_hash(a.kind.as_str(), form)),
@@ -145,17 +146,17 @@ pub trait Stored: Send + Sync {
     /// The id and canonical form of the stored puzzle with this key, type
     /// and givens. A failed lookup is `None`: the line is then analysed and
     /// the writer deduplicates it as usual.
-    fn find(
-        &self,
-        kind: PuzzleType,
-        givens: &str,
-        key: &[u8; 16],
-    ) -> Option<(i64, Option<Canonical>)>;
+    fn find(&self, kind: PuzzleType, givens: &str, key: i64) -> Option<(i64, Option<Canonical>)>;
 }
 
-/// The unique key of a puzzle: the type and identity string, hashed.
-pub fn key_of(kind: PuzzleType, givens: &str) -> [u8; 16] {
-    tagged(kind.as_str(), givens, xxh3_128).to_be_bytes()
+/// The hash behind a puzzle's unique key (`puzzles.key`): 64 bits of the
+/// type and identity string. A puzzle is stored under the first key from
+/// this one up (wrapping) that no other puzzle holds, so lookups step on
+/// while they find other puzzles and stop at a free key: rows are never
+/// deleted, so no free key ever lies before a puzzle's own.
+pub fn key_of(kind: &str, givens: &str) -> i64 {
+    // The bits as SQLite's signed integer.
+    tagged(kind, givens, xxh3_64) as i64
 }
 
 /// `puzzles.canonical_hash`: 64 bits of (type, canonical form), the index
@@ -255,7 +256,7 @@ pub fn process(
 /// The stored puzzle a token is, if its form says all there is to it.
 pub fn known(token: &str, settings: Settings, stored: &dyn Stored) -> Option<Known> {
     let (kind, givens) = puzzle::identity(token, settings.hint)?;
-    let (id, canonical) = stored.find(kind, &givens, &key_of(kind, &givens))?;
+    let (id, canonical) = stored.find(kind, &givens, key_of(kind.as_str(), &givens))?;
     Some(Known {
         id,
         kind,
@@ -300,10 +301,7 @@ mod tests {
         let long = "2".repeat(600); // past the stack buffer
         for text in [&givens, &long, &String::new()] {
             let bytes = |kind: &str| [kind.as_bytes(), b"\0", text.as_bytes()].concat();
-            assert_eq!(
-                key_of(PuzzleType::Killer, text),
-                xxh3_128(&bytes("killer")).to_be_bytes()
-            );
+            assert_eq!(key_of("killer", text), xxh3_64(&bytes("killer")) as i64);
             assert_eq!(
                 canonical_hash("str8ts", text),
                 xxh3_64(&bytes("str8ts")) as i64
@@ -343,7 +341,7 @@ mod tests {
             with.canonical(),
             Some((form.as_str(), canonical_hash("sudoku", &form)))
         );
-        assert_eq!(with.key, key_of(PuzzleType::Sudoku, &a.givens));
+        assert_eq!(with.key, key_of("sudoku", &a.givens));
         let without = record(false);
         assert_eq!(without.canonical(), None);
         assert_eq!(without.encoding(), a.encoding);
