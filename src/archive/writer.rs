@@ -38,9 +38,11 @@ pub enum Dedup {
 
 /// A batch transaction is committed after this many lines or this long,
 /// whichever comes first. Large batches matter: every commit writes each
-/// index page the batch touched, and the key indexes are random.
-const BATCH_LINES: usize = 65_536;
-const BATCH_TIME: std::time::Duration = std::time::Duration::from_secs(2);
+/// index page the batch touched, and the key indexes are random. Doubling
+/// them from 65,536 lines (2 s) wrote a fifth less to disk on a 1M-line
+/// import and took about a tenth less time; a kill loses at most one.
+const BATCH_LINES: usize = 131_072;
+const BATCH_TIME: std::time::Duration = std::time::Duration::from_secs(4);
 
 /// How many reject messages an import prints (all are in the archive).
 pub const SHOWN_REJECTS: usize = 10;
