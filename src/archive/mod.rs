@@ -102,6 +102,19 @@ impl Default for Tuning {
     }
 }
 
+/// The schema versions an existing archive at `path` will be upgraded
+/// from and to when it is opened, if it is one of an older schema. Read
+/// without a lock, for a notice: the upgrade itself checks again.
+pub fn pending_upgrade(path: &Path) -> Option<(i64, i64)> {
+    if !path.exists() {
+        return None;
+    }
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags).ok()?;
+    let found = schema::user_version(&conn).ok()?;
+    (found > 0 && found < schema::VERSION).then_some((found, schema::VERSION))
+}
+
 impl Archive {
     /// Opens an archive for writing, creating and upgrading it as needed.
     pub fn open_or_create(path: &Path, tuning: Tuning) -> Result<Archive, ArchiveError> {

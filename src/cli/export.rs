@@ -43,6 +43,7 @@ pub struct ExportArgs {
 }
 
 pub fn run(a: ExportArgs) -> anyhow::Result<u8> {
+    a.db.announce_upgrade(false);
     let archive = Archive::open_existing(&a.db.db)?;
     let filter = Filter {
         kind: a.kind.filter(|k| PuzzleType::from_name(k).is_some()),

@@ -62,6 +62,7 @@ struct Summary<'a> {
 pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     let inputs = a.input.inputs();
     pipeline::check_inputs(&inputs).map_err(|(file, e)| anyhow::anyhow!("{file}: {e}"))?;
+    a.db.announce_upgrade(a.input.quiet);
     let mut archive = Archive::open_or_create(
         &a.db.db,
         Tuning {

@@ -51,6 +51,19 @@ pub struct DbArg {
     pub db: PathBuf,
 }
 
+impl DbArg {
+    /// Says on stderr that the archive is about to be upgraded: a schema
+    /// step may rebuild a table, which takes a while on a large archive.
+    pub fn announce_upgrade(&self, quiet: bool) {
+        if let (false, Some((from, to))) = (quiet, crate::archive::pending_upgrade(&self.db)) {
+            eprintln!(
+                "upgrading {} from schema {from} to {to} (a rebuild may take a few seconds a million puzzles)",
+                self.db.display()
+            );
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TypeArg {
     /// Recognise each string by its shape or URL.

@@ -15,6 +15,7 @@ pub struct StatsArgs {
 }
 
 pub fn run(a: StatsArgs) -> anyhow::Result<u8> {
+    a.db.announce_upgrade(false);
     let archive = Archive::open_existing(&a.db.db)?;
     let s = query::stats(&archive)?;
     if a.json {

@@ -221,6 +221,73 @@ fn no_canonical_imports_are_filled_in_by_a_later_isomorph_import() {
 }
 
 #[test]
+fn an_archive_from_schema_5_gets_integer_keys_that_find_its_puzzles_and_says_so() {
+    let w = Workdir::new();
+    let puzzles = first_puzzles("classic/top1465.txt", 4);
+    {
+        let conn = w.db();
+        for (i, name) in [
+            "0001_initial.sql",
+            "0002_canonical.sql",
+            "0003_faster_writes.sql",
+            "0004_interrupted_imports.sql",
+            "0005_narrower_isomorph_index.sql",
+        ]
+        .iter()
+        .enumerate()
+        {
+            let sql = std::fs::read_to_string(
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                    .join("migrations")
+                    .join(name),
+            )
+            .unwrap();
+            conn.execute_batch(&sql).unwrap();
+            conn.pragma_update(None, "user_version", i as i64 + 1)
+                .unwrap();
+        }
+        conn.execute("INSERT INTO imports (arguments) VALUES ('[]')", [])
+            .unwrap();
+        // Three of the four puzzles, under schema 5's 16-byte keys.
+        for (i, p) in puzzles[..3].iter().enumerate() {
+            conn.execute(
+                "INSERT INTO puzzles (type, clues, givens, encoding, solutions, import_id, key)
+                 VALUES ('sudoku', 20, ?1, '', 1, 1, ?2)",
+                rusqlite::params![p, vec![i as u8; 16]],
+            )
+            .unwrap();
+        }
+    }
+    let f = w.write("four.txt", puzzles.join("\n"));
+    let out = w.output(&[
+        "import",
+        "--json",
+        "--db",
+        "puzzles.sqlite",
+        &f.display().to_string(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("upgrading puzzles.sqlite from schema 5 to 6"),
+        "{stderr}"
+    );
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The upgraded keys find the three: only the fourth is new.
+    assert_eq!((n(&s, "stored"), n(&s, "duplicates")), (1, 3), "{s}");
+    assert_eq!(
+        w.count("SELECT count(*) FROM puzzles WHERE typeof(key) = 'integer'"),
+        4
+    );
+    // Said once: the archive is now of the newest schema.
+    let again = w.output(&["stats", "--db", "puzzles.sqlite"]);
+    assert!(
+        again.status.success() && again.stderr.is_empty(),
+        "{again:?}"
+    );
+}
+
+#[test]
 fn an_archive_from_schema_1_is_upgraded_in_place_with_canonical_forms_filled() {
     let w = Workdir::new();
     {
