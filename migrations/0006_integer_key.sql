@@ -15,9 +15,11 @@
 -- stops short. (Until now a line whose 128-bit key was held by another
 -- puzzle was rejected as `hash-collision`; it is now stored.)
 --
--- `archive_key(type, givens)` is the importer's own function, present only
--- while this file is applied: the key of each row in turn, stepping past
--- the keys it has already given.
+-- This file copies the rows into `puzzles_rebuilt` under their hashes,
+-- `archive_key(type, givens)`: the importer's own function, present only
+-- while the upgrade runs. A row whose hash an earlier row (by id) already
+-- took is left out here; the importer then gives each such row the next
+-- free key, in id order, and 0007 puts the new table in place of the old.
 --
 -- The standard rebuild (https://sqlite.org/lang_altertable.html#otheralter),
 -- run with foreign keys off and checked before commit. The columns, their
@@ -49,16 +51,10 @@ CREATE TABLE puzzles_rebuilt (
     canonical_hash INTEGER
 );
 
-INSERT INTO puzzles_rebuilt
+INSERT OR IGNORE INTO puzzles_rebuilt
     (id, type, clues, givens, encoding, solutions, solution, import_id, key, canonical,
      canonical_hash)
 SELECT id, type, clues, givens, encoding, solutions, solution, import_id,
        archive_key(type, givens), canonical, canonical_hash
 FROM puzzles
 ORDER BY id;
-
-DROP TABLE puzzles;
-ALTER TABLE puzzles_rebuilt RENAME TO puzzles;
-
-CREATE INDEX puzzles_type_clues ON puzzles (type, clues);
-CREATE INDEX puzzles_canonical_hash ON puzzles (canonical_hash);

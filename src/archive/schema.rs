@@ -2,9 +2,6 @@
 //! in order in one transaction each and tracked by `PRAGMA user_version`.
 //! An archive written by a newer version is refused, never touched.
 
-use std::collections::HashSet;
-use std::sync::Mutex;
-
 use rusqlite::functions::FunctionFlags;
 use rusqlite::{Connection, TransactionBehavior};
 
@@ -58,6 +55,11 @@ pub const MIGRATIONS: &[Migration] = &[
         name: "0006_integer_key.sql",
         // Its keys come from `archive_key`, registered for the upgrade.
         sql: include_str!("../../migrations/0006_integer_key.sql"),
+        fill: Some(step_past_taken_keys),
+    },
+    Migration {
+        name: "0007_integer_key_in_place.sql",
+        sql: include_str!("../../migrations/0007_integer_key_in_place.sql"),
         fill: None,
     },
 ];
@@ -134,25 +136,57 @@ fn apply(conn: &mut Connection) -> Result<(), ArchiveError> {
         .map_err(|e| ArchiveError::sql("finishing the schema upgrade", e))
 }
 
-/// `archive_key(type, givens)`, which migration 0006 gives each row's key
-/// with: the row's hash ([`key_of`]), or the first key after it that no
-/// earlier row was given, as the importer stores a puzzle whose hash
-/// another holds. Remembers every key it gave (8 bytes and some a row).
+/// `archive_key(type, givens)`: the hash a puzzle's key starts from
+/// ([`key_of`]), for migration 0006.
 fn register_archive_key(conn: &Connection) -> rusqlite::Result<()> {
-    let given = Mutex::new(HashSet::new());
-    conn.create_scalar_function("archive_key", 2, FunctionFlags::SQLITE_UTF8, move |ctx| {
+    let flags = FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC;
+    conn.create_scalar_function("archive_key", 2, flags, |ctx| {
         let text = |i| -> rusqlite::Result<&str> {
             ctx.get_raw(i)
                 .as_str()
                 .map_err(|e| rusqlite::Error::UserFunctionError(e.into()))
         };
-        let mut key = key_of(text(0)?, text(1)?);
-        let mut given = given.lock().unwrap_or_else(|e| e.into_inner());
-        while !given.insert(key) {
+        Ok(key_of(text(0)?, text(1)?))
+    })
+}
+
+/// The rows migration 0006 left out, because an earlier row took their
+/// hash, go in under the first free key after it, in id order: as the
+/// importer would have stored them. (Two puzzles of 64-bit hashes alike:
+/// almost never any.)
+fn step_past_taken_keys(conn: &Connection) -> Result<(), ArchiveError> {
+    let e = |e| ArchiveError::sql("giving puzzles their keys", e);
+    let left_out: Vec<(i64, i64)> = conn
+        .prepare(
+            "SELECT id, archive_key(type, givens) FROM puzzles
+             WHERE id NOT IN (SELECT id FROM puzzles_rebuilt) ORDER BY id",
+        )
+        .map_err(e)?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .map_err(e)?
+        .collect::<Result<_, _>>()
+        .map_err(e)?;
+    let mut taken = conn
+        .prepare("SELECT count(*) FROM puzzles_rebuilt WHERE key = ?1")
+        .map_err(e)?;
+    let mut copy = conn
+        .prepare(
+            "INSERT INTO puzzles_rebuilt
+                 (id, type, clues, givens, encoding, solutions, solution, import_id, key,
+                  canonical, canonical_hash)
+             SELECT id, type, clues, givens, encoding, solutions, solution, import_id, ?2,
+                  canonical, canonical_hash
+             FROM puzzles WHERE id = ?1",
+        )
+        .map_err(e)?;
+    for (id, hash) in left_out {
+        let mut key = hash;
+        while taken.query_row([key], |r| r.get::<_, i64>(0)).map_err(e)? > 0 {
             key = key.wrapping_add(1);
         }
-        Ok(key)
-    })
+        copy.execute([id, key]).map_err(e)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
