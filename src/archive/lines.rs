@@ -451,3 +451,144 @@ fn puzzle_params(rec: &Record, key: i64, import_id: i64) -> [Param<'_>; PUZZLE_P
         Param::from(canonical.map(|(_, hash)| hash)),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::archive::schema::migrate;
+    use crate::archive::stored::StoredPuzzles;
+    use crate::core::puzzle::TypeHint;
+    use crate::input::ItemKind;
+    use crate::pipeline::process::{Settings, analyse_token};
+    use crate::pipeline::{Stored, process::key_of};
+
+    /// Twelve real puzzles, analysed once.
+    fn pool() -> Vec<Record> {
+        let text = include_str!("../../tests/data/classic/magictour_top95.txt");
+        let settings = Settings {
+            hint: TypeHint::Auto,
+            canonical: true,
+        };
+        text.lines()
+            .filter(|l| l.len() >= 81)
+            .take(12)
+            .map(|l| match analyse_token(&l[..81], settings) {
+                Outcome::Accepted(r) => *r,
+                o => panic!("{o:?}"),
+            })
+            .collect()
+    }
+
+    /// Hashes close together, and across the wrap from the largest key to
+    /// the least, so that puzzles share them and step past each other.
+    const HASHES: [i64; 5] = [i64::MAX - 1, i64::MAX, i64::MIN, 0, 1];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Puzzles whose hashes collide, in lines split over chunks: each
+        /// is stored once, under the first key from its hash up that was
+        /// free, every later line is its duplicate, and the workers'
+        /// lookups find each one.
+        #[test]
+        fn colliding_hashes_step_to_free_keys_and_are_found_again(
+            hash_of in prop::collection::vec(0..HASHES.len(), 12),
+            lines in prop::collection::vec(0usize..12, 1..120),
+            chunk_lines in 1usize..70,
+            isomorphs in any::<bool>(),
+        ) {
+            let pool: Vec<Record> = pool()
+                .into_iter()
+                .zip(&hash_of)
+                .map(|(mut r, &h)| {
+                    r.key = HASHES[h];
+                    r
+                })
+                .collect();
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("a.sqlite");
+            let mut conn = Connection::open(&path).unwrap();
+            migrate(&mut conn).unwrap();
+            conn.execute_batch(
+                "INSERT INTO imports (id, arguments) VALUES (1, '[]');
+                 INSERT INTO files (id, path) VALUES (1, 'f');",
+            )
+            .unwrap();
+            let dedup = if isomorphs { Dedup::Isomorphs } else { Dedup::Exact };
+            let mut counts = Counts::default();
+            let mut number = 0;
+            for part in lines.chunks(chunk_lines) {
+                let mut chunk = Chunk::default();
+                let mut outcomes = Vec::new();
+                for &p in part {
+                    number += 1;
+                    chunk.items.push(Item { line: number, raw: 0..0, kind: ItemKind::Line });
+                    outcomes.push(Outcome::Accepted(Box::new(pool[p].clone())));
+                }
+                let tx = conn.transaction().unwrap();
+                let (c, _) = ChunkLines::new(&tx, &chunk, "f", 1, 1, dedup, counts)
+                    .write(&outcomes)
+                    .unwrap();
+                tx.commit().unwrap();
+                counts = c;
+            }
+            let mut distinct = lines.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            prop_assert_eq!(counts.stored, distinct.len() as u64);
+            prop_assert_eq!(counts.duplicates, (lines.len() - distinct.len()) as u64);
+            prop_assert_eq!(counts.isomorphs, 0);
+
+            let rows: HashMap<String, (i64, i64)> = conn
+                .prepare("SELECT givens, id, key FROM puzzles")
+                .unwrap()
+                .query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?))))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            prop_assert_eq!(rows.len(), distinct.len());
+            let taken: Vec<i64> = rows.values().map(|&(_, key)| key).collect();
+            let stored = StoredPuzzles::new(&path, false, 1024);
+            for &p in &distinct {
+                let rec = &pool[p];
+                let (id, key) = rows[rec.givens()];
+                // No free key between a puzzle's hash and its key: the
+                // rule lookups rely on.
+                let mut k = rec.key;
+                while k != key {
+                    prop_assert!(taken.contains(&k), "free key {} before {}", k, key);
+                    k = k.wrapping_add(1);
+                }
+                let found = stored.find(rec.kind, rec.givens(), rec.key).map(|(id, _)| id);
+                prop_assert_eq!(found, Some(id));
+                // Its real hash is free (the test moved it), so looked up
+                // from there it is not found: the lookup stops at a free key.
+                prop_assert_eq!(
+                    stored.find(rec.kind, rec.givens(), key_of("sudoku", rec.givens())),
+                    None
+                );
+            }
+            // Every line's provenance names its own puzzle.
+            let sources: Vec<(u64, String)> = conn
+                .prepare(
+                    "SELECT s.line, p.givens FROM sources AS s
+                     JOIN puzzles AS p ON p.id = s.puzzle_id ORDER BY s.line",
+                )
+                .unwrap()
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            let expected: Vec<(u64, String)> = lines
+                .iter()
+                .enumerate()
+                .map(|(i, &p)| (i as u64 + 1, pool[p].givens().to_string()))
+                .collect();
+            prop_assert_eq!(sources, expected);
+        }
+    }
+}
