@@ -22,6 +22,11 @@ pub struct Stats {
     pub isomorphs: Vec<IsomorphRow>,
     /// Puzzles whose canonical form is not computed yet (`--no-canonical`).
     pub without_canonical: i64,
+    /// The archive's size in pages, in bytes (the WAL not counted).
+    pub file_bytes: i64,
+    /// Of those, free pages: left by an upgrade that rebuilt a table, and
+    /// reused by later imports (`VACUUM` gives them back to the disk).
+    pub free_bytes: i64,
 }
 
 #[derive(Debug, serde::Serialize)]
@@ -104,7 +109,10 @@ pub fn stats(a: &Archive) -> Result<Stats, ArchiveError> {
             .query_row(sql, [], |r| r.get(0))
             .map_err(|e| ArchiveError::sql("counting", e))
     };
+    let page = count("PRAGMA page_size")?;
     Ok(Stats {
+        file_bytes: count("PRAGMA page_count")? * page,
+        free_bytes: count("PRAGMA freelist_count")? * page,
         puzzles: count("SELECT count(*) FROM puzzles")?,
         sources: count("SELECT count(*) FROM sources")?,
         without_canonical: count("SELECT count(*) FROM puzzles WHERE canonical_hash IS NULL")?,

@@ -29,6 +29,17 @@ pub fn run(a: StatsArgs) -> anyhow::Result<u8> {
         n(s.puzzles),
         n(s.sources)
     );
+    let mib = |bytes: i64| thousands((bytes.max(0) as u64).div_ceil(1 << 20));
+    if s.free_bytes > 0 {
+        println!(
+            "{} MiB, of which {} MiB free (later imports reuse it; `sqlite3 {} VACUUM` gives it back now)",
+            mib(s.file_bytes),
+            mib(s.free_bytes),
+            a.db.db.display()
+        );
+    } else {
+        println!("{} MiB", mib(s.file_bytes));
+    }
     println!();
     println!("by type and clues:");
     for r in &s.by_clues {

@@ -285,6 +285,21 @@ fn an_archive_from_schema_5_gets_integer_keys_that_find_its_puzzles_and_says_so(
         again.status.success() && again.stderr.is_empty(),
         "{again:?}"
     );
+    // The old table's pages are free now, and stats says how to return them.
+    let text = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        text.contains("MiB free (later imports reuse it; `sqlite3 puzzles.sqlite VACUUM`"),
+        "{text}"
+    );
+    let st: serde_json::Value = serde_json::from_str(&w.run(&["stats", "--json"])).unwrap();
+    let (file, free) = (
+        st["file_bytes"].as_i64().unwrap(),
+        st["free_bytes"].as_i64().unwrap(),
+    );
+    assert!(0 < free && free < file, "{st}");
+    w.db().execute_batch("VACUUM").unwrap();
+    let st: serde_json::Value = serde_json::from_str(&w.run(&["stats", "--json"])).unwrap();
+    assert_eq!(st["free_bytes"], 0, "{st}");
 }
 
 #[test]
