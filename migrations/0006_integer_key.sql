@@ -4,7 +4,7 @@
 -- keeping it was the largest single cost of writing an import. With
 -- integer keys its entries are about 14 bytes instead of 22, and each
 -- comparison on the way down is an integer one: a 1M-line import took
--- about 12% less time.
+-- 12-25% less time (alternating runs), and the archive is 4% smaller.
 --
 -- The key is still a hash of type and givens, now of 64 bits, so two
 -- puzzles may hash alike (for ten million puzzles the odds are about 3 in
