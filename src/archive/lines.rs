@@ -18,7 +18,7 @@ use super::ArchiveError;
 use super::borrowed::{Borrowed, Param};
 use super::writer::{Counts, Dedup, SHOWN_REJECTS};
 use crate::input::{Chunk, Item};
-use crate::pipeline::process::Canonical;
+use crate::pipeline::process::{Canonical, next_key};
 use crate::pipeline::{Outcome, Record};
 
 /// Stores a puzzle unless its key is already there.
@@ -321,7 +321,7 @@ impl<'a> ChunkLines<'a> {
                 Some((id, t, g)) if t == kind && g == rec.givens() => {
                     return Ok((id, Fate::Duplicate));
                 }
-                Some(_) => key = key.wrapping_add(1),
+                Some(_) => key = next_key(key),
                 None => {
                     if self.insert_at(rec, key)? {
                         self.last_id = None;
@@ -561,7 +561,7 @@ mod tests {
                 let mut k = rec.key;
                 while k != key {
                     prop_assert!(taken.contains(&k), "free key {} before {}", k, key);
-                    k = k.wrapping_add(1);
+                    k = next_key(k);
                 }
                 let found = stored.find(rec.kind, rec.givens(), rec.key).map(|(id, _)| id);
                 prop_assert_eq!(found, Some(id));

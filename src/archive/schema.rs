@@ -6,7 +6,7 @@ use rusqlite::functions::FunctionFlags;
 use rusqlite::{Connection, TransactionBehavior};
 
 use super::{ArchiveError, set_foreign_keys};
-use crate::pipeline::process::key_of;
+use crate::pipeline::process::{key_of, next_key};
 
 /// Rust code run after a migration's SQL, inside its transaction.
 pub type Fill = fn(&Connection) -> Result<(), ArchiveError>;
@@ -182,7 +182,7 @@ fn step_past_taken_keys(conn: &Connection) -> Result<(), ArchiveError> {
     for (id, hash) in left_out {
         let mut key = hash;
         while taken.query_row([key], |r| r.get::<_, i64>(0)).map_err(e)? > 0 {
-            key = key.wrapping_add(1);
+            key = next_key(key);
         }
         copy.execute([id, key]).map_err(e)?;
     }

@@ -16,7 +16,7 @@ use rusqlite::{Connection, OpenFlags};
 use super::BUSY_TIMEOUT;
 use crate::core::puzzle::PuzzleType;
 use crate::pipeline::Stored;
-use crate::pipeline::process::Canonical;
+use crate::pipeline::process::{Canonical, next_key};
 
 /// The archive's puzzles, by key.
 pub struct StoredPuzzles {
@@ -73,7 +73,7 @@ impl StoredPuzzles {
                 return Ok(None);
             };
             if r.get_ref(1)?.as_str()? != kind.as_str() || r.get_ref(2)?.as_str()? != givens {
-                key = key.wrapping_add(1);
+                key = next_key(key);
                 continue;
             }
             let canonical = if self.canonical {

@@ -159,6 +159,13 @@ pub fn key_of(kind: &str, givens: &str) -> i64 {
     tagged(kind, givens, xxh3_64) as i64
 }
 
+/// The key tried after `key` when another puzzle holds it: the next one up,
+/// wrapping. The writer, the workers' lookups and the upgrade to integer
+/// keys (migration 0006) all step with this.
+pub fn next_key(key: i64) -> i64 {
+    key.wrapping_add(1)
+}
+
 /// `puzzles.canonical_hash`: 64 bits of (type, canonical form), the index
 /// isomorph lookups go through (they then compare the form itself).
 pub fn canonical_hash(kind: &str, form: &str) -> i64 {
