@@ -12,8 +12,16 @@
 //! then the same import again into that archive (a re-run: nothing new);
 //! with one million, also the import with `--no-canonical`, for scale.
 //!
-//! Run: `cargo bench --bench import [-- --millions N] [--corpora DIR]`
-//! (needs the `sqlite3` shell: `scripts/bench.sh` installs it).
+//! `--rounds N` runs all of that N times over, one round after the other,
+//! and prints the median and range of each ratio: on a noisy machine one
+//! run's ratio can be a fifth off. `--what-if` adds to each round the
+//! `--no-canonical` import into an archive whose two secondary indexes
+//! were dropped by hand: not the product, but how near the floor the rest
+//! of the archive (rows, unique key, provenance) alone comes.
+//!
+//! Run: `cargo bench --bench import [-- --millions N] [--rounds N]
+//! [--what-if] [--corpora DIR]` (needs the `sqlite3` shell:
+//! `scripts/bench.sh` installs it).
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -248,11 +256,108 @@ fn import(file: &Path, db: &Path, extra: &[&str]) -> ImportRun {
     }
 }
 
+/// What one round measured: every step on the same file, one after the
+/// other, so that each ratio to the floor is taken under the same load.
+struct Round {
+    floor: f64,
+    import: ImportRun,
+    /// The same import again into that archive (nothing new).
+    again: ImportRun,
+    /// With one million: the import with `--no-canonical`.
+    bare: Option<ImportRun>,
+    /// With `--what-if`: the `--no-canonical` import into an archive
+    /// without its two secondary indexes.
+    stripped: Option<ImportRun>,
+}
+
+/// The indexes `--what-if` drops: the `(type, clues)` index the product
+/// promises and the isomorph index of issue 7. The unique key stays (it is
+/// the deduplication), and so does provenance.
+const SECONDARY_INDEXES: [&str; 2] = ["puzzles_type_clues", "puzzles_canonical_hash"];
+
+/// A fresh archive (made by importing an empty file) without the
+/// secondary indexes.
+fn stripped_archive(db: &Path, dir: &Path) {
+    remove_db(db);
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "").expect("write an empty input");
+    let status = Command::new(BIN)
+        .args(["import", "--quiet", "--db"])
+        .arg(db)
+        .arg(&empty)
+        .stdout(Stdio::null())
+        .status()
+        .expect("run sudoku-archive");
+    assert!(status.success(), "creating the archive failed");
+    let conn = rusqlite::Connection::open(db).expect("open the archive");
+    for index in SECONDARY_INDEXES {
+        conn.execute_batch(&format!("DROP INDEX {index}"))
+            .unwrap_or_else(|e| panic!("dropping {index}: {e}"));
+    }
+}
+
+fn round(file: &Path, dir: &Path, millions: usize, what_if: bool) -> Round {
+    let db = dir.join("bench.sqlite");
+    let floor = sqlite_floor(file, &dir.join("floor.sqlite"));
+    let import_run = full_import(file, &db, &[]);
+    // A nightly job's usual case: the same file again, every line stored.
+    let again = import(file, &db, &[]);
+    assert_eq!(again.summary["stored"], 0, "a re-run stored puzzles");
+    remove_db(&db);
+    // The isomorph canonical form (issue 7) is on by default and is the
+    // costliest step after solving: the same import without it, for scale.
+    let bare = (millions == 1).then(|| {
+        let r = full_import(file, &db, &["--no-canonical"]);
+        remove_db(&db);
+        r
+    });
+    let stripped = what_if.then(|| {
+        stripped_archive(&db, dir);
+        let r = import(file, &db, &["--no-canonical"]);
+        remove_db(&db);
+        r
+    });
+    Round {
+        floor,
+        import: import_run,
+        again,
+        bare,
+        stripped,
+    }
+}
+
+/// The median and range of some ratios, as `4.80x (4.27x-4.89x)`.
+fn spread(mut v: Vec<f64>) -> String {
+    v.sort_by(f64::total_cmp);
+    match (v.first(), v.last()) {
+        (Some(lo), Some(hi)) if v.len() > 1 => {
+            let mid = v.len() / 2;
+            let median = if v.len() % 2 == 1 {
+                v[mid]
+            } else {
+                (v[mid - 1] + v[mid]) / 2.0
+            };
+            format!("{median:.2}x (range {lo:.2}x-{hi:.2}x)")
+        }
+        (Some(only), _) => format!("{only:.2}x"),
+        _ => "-".into(),
+    }
+}
+
+fn rss_mib(run: &ImportRun) -> f64 {
+    run.summary["peak_rss_kib"].as_u64().unwrap_or(0) as f64 / 1024.0
+}
+
 fn main() {
     let corpora = common::corpora_dir();
     let millions: usize = common::flag("--millions")
         .and_then(|m| m.parse().ok())
         .unwrap_or(1);
+    let rounds: usize = common::flag("--rounds")
+        .and_then(|m| m.parse().ok())
+        .unwrap_or(1)
+        .max(1);
+    let what_if = std::env::args().any(|a| a == "--what-if");
     let lines = millions * 1_000_000;
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
     std::fs::create_dir_all(&dir).expect("create target/bench-data");
@@ -264,22 +369,17 @@ fn main() {
         "input: {} ({lines} puzzles: 80% kaggle, 15% 17-clue, 4% hardest sets, 1% repeats)",
         file.display()
     );
-    let floor = sqlite_floor(&file, &dir.join("floor.sqlite"));
-    let run = full_import(&file, &dir.join("bench.sqlite"), &[]);
-    // A nightly job's usual case: the same file again, every line stored.
-    let again = import(&file, &dir.join("bench.sqlite"), &[]);
-    assert_eq!(again.summary["stored"], 0, "a re-run stored puzzles");
-    remove_db(&dir.join("bench.sqlite"));
-    // The isomorph canonical form (issue 7) is on by default and is the
-    // costliest step after solving: the same import without it, for scale.
-    let bare = (millions == 1).then(|| {
-        let r = full_import(&file, &dir.join("bench.sqlite"), &["--no-canonical"]);
-        remove_db(&dir.join("bench.sqlite"));
-        r
-    });
+    let all: Vec<Round> = (0..rounds)
+        .map(|_| round(&file, &dir, millions, what_if))
+        .collect();
+    let Some(first) = all.first() else { return };
+    let run = &first.import;
     let s = &run.summary;
     let n = |k: &str| s[k].as_u64().unwrap_or(0);
-    let rss = n("peak_rss_kib") as f64 / 1024.0;
+    let rate = |secs: f64| lines as f64 / secs;
+    if rounds > 1 {
+        println!("the first of {rounds} rounds:");
+    }
     println!(
         "{:<30} {:>9} {:>12} {:>10}",
         "step", "seconds", "lines/s", "peak RSS"
@@ -287,43 +387,52 @@ fn main() {
     println!(
         "{:<30} {:>9.2} {:>12.0} {:>10}",
         "sqlite3 .import (floor)",
-        floor,
-        lines as f64 / floor,
+        first.floor,
+        rate(first.floor),
         "-"
     );
-    println!(
-        "{:<30} {:>9.2} {:>12.0} {:>6.0} MiB",
-        "sudoku-archive import",
-        run.seconds,
-        lines as f64 / run.seconds,
-        rss
-    );
-    println!(
-        "{:<30} {:>9.2} {:>12.0} {:>6.0} MiB",
-        "  ... again (re-run, all stored)",
-        again.seconds,
-        lines as f64 / again.seconds,
-        again.summary["peak_rss_kib"].as_u64().unwrap_or(0) as f64 / 1024.0
-    );
-    if let Some(b) = &bare {
-        let kib = b.summary["peak_rss_kib"].as_u64().unwrap_or(0);
+    let steps = [
+        ("sudoku-archive import", Some(run)),
+        ("  ... again (re-run, all stored)", Some(&first.again)),
+        ("  ... with --no-canonical", first.bare.as_ref()),
+        ("  ... and no secondary index", first.stripped.as_ref()),
+    ];
+    for (name, step) in steps {
+        if let Some(r) = step {
+            println!(
+                "{name:<30} {:>9.2} {:>12.0} {:>6.0} MiB",
+                r.seconds,
+                rate(r.seconds),
+                rss_mib(r)
+            );
+        }
+    }
+    let ratios = |pick: &dyn Fn(&Round) -> Option<f64>| -> Option<String> {
+        let v: Vec<f64> = all
+            .iter()
+            .filter_map(|r| Some(pick(r)? / r.floor))
+            .collect();
+        (!v.is_empty()).then(|| spread(v))
+    };
+    if rounds > 1 {
+        println!("ratios to the floor of the same round, over {rounds} rounds:");
+    }
+    if let Some(r) = ratios(&|r| Some(r.bare.as_ref()?.seconds)) {
+        println!("ratio import --no-canonical/floor: {r}");
+    }
+    if let Some(r) = ratios(&|r| Some(r.stripped.as_ref()?.seconds)) {
+        println!("ratio what-if, --no-canonical and no secondary index/floor: {r}");
         println!(
-            "{:<30} {:>9.2} {:>12.0} {:>6.0} MiB",
-            "  ... with --no-canonical",
-            b.seconds,
-            lines as f64 / b.seconds,
-            kib as f64 / 1024.0
-        );
-        println!(
-            "ratio import --no-canonical/floor: {:.2}x",
-            b.seconds / floor
+            "  (what-if: {} dropped by hand; not the product)",
+            SECONDARY_INDEXES.join(" and ")
         );
     }
-    println!(
-        "ratio import/floor: {:.2}x (target <= 2.50x)",
-        run.seconds / floor
-    );
-    println!("ratio re-run/floor: {:.2}x", again.seconds / floor);
+    if let Some(r) = ratios(&|r| Some(r.import.seconds)) {
+        println!("ratio import/floor: {r} (target <= 2.50x)");
+    }
+    if let Some(r) = ratios(&|r| Some(r.again.seconds)) {
+        println!("ratio re-run/floor: {r}");
+    }
     println!(
         "lines {} = stored {} + duplicates {} + rejected {} + skipped {}",
         n("lines"),
@@ -351,5 +460,6 @@ fn main() {
             println!("last million / first: {:.2} (target >= 0.50)", last / first);
         }
     }
+    let rss = all.iter().map(|r| rss_mib(&r.import)).fold(0.0, f64::max);
     println!("peak RSS {rss:.0} MiB (target < 512 MiB)");
 }
