@@ -326,7 +326,8 @@ fn round(file: &Path, dir: &Path, millions: usize, what_if: bool) -> Round {
     }
 }
 
-/// The median and range of some ratios, as `4.80x (4.27x-4.89x)`.
+/// The median and range of some ratios, as `4.80x (range 4.27x-4.89x)`;
+/// a single ratio alone.
 fn spread(mut v: Vec<f64>) -> String {
     v.sort_by(f64::total_cmp);
     match (v.first(), v.last()) {
