@@ -160,6 +160,15 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     let stored = archive
         .stored_puzzles(a.dedup == DedupArg::Isomorphs, lookup_cache_kib)?
         .map(|s| Arc::new(s) as Arc<dyn Stored>);
+    // Stopped while the archive was opened or upgraded: no run to record.
+    if interrupt.raised() {
+        let s = interrupt.signal().unwrap_or(Signal::Int);
+        note!(
+            "sudoku-archive: interrupted by {} before the import began; nothing was imported",
+            s.name()
+        );
+        return Ok(s.exit_status());
+    }
     let mut writer = ImportWriter::begin(&mut archive, dedup, &arguments, inputs.len(), progress)?;
     let settings = Settings {
         hint: a.input.kind.hint(),

@@ -1,11 +1,13 @@
 //! The command line: argument definitions (clap derive; the doc comments are
 //! the help text) and dispatch to one module per subcommand. Everything that
-//! prints for people lives under here.
+//! prints for people lives under here, and prints through `output` (a
+//! closed pipe is a quiet stop, never a panic); `signals` turns SIGINT and
+//! SIGTERM into a clean stop for the commands that run the pipeline.
 
 mod check;
 mod export;
 mod import;
-pub mod output;
+mod output;
 mod show;
 mod signals;
 mod stats;

@@ -1,5 +1,5 @@
 //! Printing for people and pipes: every command writes its standard output
-//! through [`Out`] and its notes on standard error through [`note!`], never
+//! through [`Out`] and its notes on standard error through `note!`, never
 //! with `println!`/`eprintln!`, which panic when the stream is gone.
 //!
 //! A reader that goes away (`stats | head -3`, `import ... | true`) is a

@@ -35,6 +35,11 @@ impl Interrupt {
         Interrupt { flag, signal }
     }
 
+    /// Whether a signal has asked to stop.
+    pub fn raised(&self) -> bool {
+        self.flag.load(Ordering::SeqCst)
+    }
+
     /// The flag the pipeline watches.
     pub fn flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.flag)
