@@ -3,6 +3,15 @@
 //! together), so a killed run leaves only whole batches and counts that
 //! match them. Deduplication is the unique index on `puzzles.key`; a key
 //! match with different givens (a hash collision) is reported, never merged.
+//!
+//! A run ends in one of three ways, each recorded in its `imports` row with
+//! its counts and `finished_at`: `finished` ([`ImportWriter::finish`] without
+//! an error: the open batch committed), `failed` (with the error: the open
+//! batch rolled back), or `interrupted` ([`ImportWriter::interrupt`], when a
+//! signal stopped the pipeline: the open batch, whole chunks of whole lines,
+//! committed, so the archive holds a prefix of the input that a re-run
+//! completes). A run killed outright keeps `running` until a later import
+//! marks it `interrupted` ([`super::lock`]).
 
 use std::time::Instant;
 
@@ -11,6 +20,7 @@ use rusqlite::params;
 use super::lines::ChunkLines;
 use super::lock::ImportLock;
 use super::{Archive, ArchiveError, set_foreign_keys};
+use crate::input::PuzzleColumn;
 use crate::pipeline::{Input, Processed, Sink};
 use crate::progress::Progress;
 
@@ -24,6 +34,39 @@ pub struct Counts {
     pub skipped: u64,
     /// Duplicates that were isomorphs, not exact copies (`--dedup isomorphs`).
     pub isomorphs: u64,
+}
+
+impl Counts {
+    /// What was added since `before`, an earlier state of the same counts.
+    fn since(self, before: Counts) -> Counts {
+        Counts {
+            lines: self.lines - before.lines,
+            stored: self.stored - before.stored,
+            duplicates: self.duplicates - before.duplicates,
+            rejected: self.rejected - before.rejected,
+            skipped: self.skipped - before.skipped,
+            isomorphs: self.isomorphs - before.isomorphs,
+        }
+    }
+
+    fn add(&mut self, d: Counts) {
+        self.lines += d.lines;
+        self.stored += d.stored;
+        self.duplicates += d.duplicates;
+        self.rejected += d.rejected;
+        self.skipped += d.skipped;
+        self.isomorphs += d.isomorphs;
+    }
+}
+
+/// What became of the lines of one input of the run so far.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileCounts {
+    pub counts: Counts,
+    /// The number of the last line written (0 before the first).
+    pub last_line: u64,
+    /// The CSV column its puzzles were taken from (None for text).
+    pub column: Option<PuzzleColumn>,
 }
 
 /// What makes a line a duplicate.
@@ -56,6 +99,8 @@ pub struct ImportWriter<'a> {
     /// Tells later imports this one is alive.
     _lock: Option<ImportLock>,
     pub counts: Counts,
+    /// The same per input, in the order given.
+    pub files: Vec<FileCounts>,
     /// `file:line: message` of the first rejects, for the summary.
     pub first_rejects: Vec<String>,
     file_ids: Vec<Option<i64>>,
@@ -103,6 +148,7 @@ impl<'a> ImportWriter<'a> {
             interrupted,
             _lock: lock,
             counts: Counts::default(),
+            files: vec![FileCounts::default(); inputs],
             first_rejects: Vec::new(),
             file_ids: vec![None; inputs],
             progress,
@@ -121,12 +167,25 @@ impl<'a> ImportWriter<'a> {
         } else {
             self.commit()?;
         }
-        set_foreign_keys(&self.archive.conn, true)?;
         let status = if error.is_some() {
             "failed"
         } else {
             "finished"
         };
+        self.end(status, error)
+    }
+
+    /// Marks the import `interrupted` after the pipeline stopped early on
+    /// request: the open batch holds whole lines, so it is committed.
+    pub fn interrupt(&mut self) -> Result<(), ArchiveError> {
+        self.progress.finish();
+        self.commit()?;
+        self.end("interrupted", None)
+    }
+
+    /// Records how the import ended, with the time.
+    fn end(&mut self, status: &str, error: Option<&str>) -> Result<(), ArchiveError> {
+        set_foreign_keys(&self.archive.conn, true)?;
         self.archive
             .conn
             .execute(
@@ -208,6 +267,13 @@ impl<'a> ImportWriter<'a> {
         for line in shown {
             if self.first_rejects.len() < SHOWN_REJECTS {
                 self.first_rejects.push(line);
+            }
+        }
+        if let Some(f) = self.files.get_mut(p.input) {
+            f.counts.add(c.since(self.counts));
+            f.last_line = p.chunk.items.last().map_or(f.last_line, |i| i.line);
+            if p.chunk.column.is_some() {
+                f.column.clone_from(&p.chunk.column);
             }
         }
         self.counts = c;

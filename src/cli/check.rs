@@ -1,13 +1,14 @@
 //! `sudoku-archive check`: the import pipeline without an archive. Prints
-//! `file:line: reason` for every rejected line; exit status 1 if any.
-
-use std::convert::Infallible;
-use std::io::Write;
+//! `file:line: reason` for every rejected line; exit status 1 if any. A
+//! closed standard output ends the check quietly (status 0); SIGINT or
+//! SIGTERM ends it quietly with 130 or 143.
 
 use clap::Args;
 
+use super::output::{Out, OutputError, note};
+use super::signals::{Interrupt, Signal};
 use super::{EXIT_REJECTS, InputArgs, thousands};
-use crate::pipeline::{self, Input, Options, Outcome, Processed, Sink};
+use crate::pipeline::{self, Ended, Input, Options, Outcome, Processed, RunError, Sink};
 use crate::progress::Progress;
 
 #[derive(Debug, Args)]
@@ -16,30 +17,29 @@ pub struct CheckArgs {
     pub input: InputArgs,
 }
 
-#[derive(Default)]
 struct Report {
     lines: u64,
     accepted: u64,
     rejected: u64,
     skipped: u64,
-    progress: Option<Progress>,
+    progress: Progress,
+    out: Out,
 }
 
 impl Sink for Report {
-    type Error = Infallible;
+    type Error = OutputError;
 
     fn begin_input(
         &mut self,
         _index: usize,
         _input: &Input,
         _len: Option<u64>,
-    ) -> Result<(), Infallible> {
+    ) -> Result<(), OutputError> {
         Ok(())
     }
 
-    fn write(&mut self, inputs: &[Input], p: &Processed) -> Result<(), Infallible> {
+    fn write(&mut self, inputs: &[Input], p: &Processed) -> Result<(), OutputError> {
         let name = inputs.get(p.input).map(Input::name).unwrap_or_default();
-        let mut out = std::io::stdout().lock();
         for (item, outcome) in p.chunk.items.iter().zip(&p.outcomes) {
             self.lines += 1;
             match outcome {
@@ -48,14 +48,13 @@ impl Sink for Report {
                 Outcome::Accepted(_) | Outcome::Known(_) => self.accepted += 1,
                 Outcome::Rejected(r) => {
                     self.rejected += 1;
-                    // A closed pipe (`| head`) is not an error worth reporting.
-                    let _ = writeln!(out, "{name}:{}: {}", item.line, r.message);
+                    writeln!(self.out, "{name}:{}: {}", item.line, r.message)?;
                 }
             }
         }
-        if let Some(pr) = &self.progress {
-            pr.update(p.chunk.offset, self.lines, 0.0);
-        }
+        // A chunk's rejects at once, as they are found.
+        self.out.flush()?;
+        self.progress.update(p.chunk.offset, self.lines, 0.0);
         Ok(())
     }
 }
@@ -63,9 +62,14 @@ impl Sink for Report {
 pub fn run(a: CheckArgs) -> anyhow::Result<u8> {
     let inputs = a.input.inputs();
     pipeline::check_inputs(&inputs).map_err(|(file, e)| anyhow::anyhow!("{file}: {e}"))?;
+    let interrupt = Interrupt::install();
     let mut report = Report {
-        progress: Some(Progress::new(None, a.input.quiet)),
-        ..Report::default()
+        lines: 0,
+        accepted: 0,
+        rejected: 0,
+        skipped: 0,
+        progress: Progress::new(None, a.input.quiet),
+        out: Out::stdout(),
     };
     let opts = Options {
         settings: crate::pipeline::Settings {
@@ -74,13 +78,20 @@ pub fn run(a: CheckArgs) -> anyhow::Result<u8> {
         },
         jobs: a.input.jobs,
         stored: None,
+        stop: Some(interrupt.flag()),
     };
     let result = pipeline::run(&inputs, &opts, &mut report);
-    if let Some(p) = &report.progress {
-        p.finish();
+    report.progress.finish();
+    match result {
+        Ok(Ended::Complete) => {}
+        Ok(Ended::Stopped) => {
+            return Ok(interrupt.signal().unwrap_or(Signal::Int).exit_status());
+        }
+        // `check | head`: the reader has seen what it wanted.
+        Err(RunError::Sink(OutputError::Closed)) => return Ok(0),
+        Err(e) => return Err(e.into()),
     }
-    result?;
-    eprintln!(
+    note!(
         "{} lines: {} valid, {} rejected, {} skipped",
         thousands(report.lines),
         thousands(report.accepted),

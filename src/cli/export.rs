@@ -1,10 +1,11 @@
 //! `sudoku-archive export`: selected puzzles, one per line, on stdout.
 
-use std::io::{BufWriter, ErrorKind, Write};
+use std::io::{BufWriter, Write};
 
 use clap::{Args, ValueEnum};
 
 use super::DbArg;
+use super::output::OutputError;
 use crate::archive::Archive;
 use crate::archive::query::{self, ExportError, Filter, Form};
 use crate::core::puzzle::PuzzleType;
@@ -62,7 +63,7 @@ pub fn run(a: ExportArgs) -> anyhow::Result<u8> {
     match result {
         Ok(_) => Ok(0),
         // `export | head` closing the pipe early is a normal way to stop.
-        Err(ExportError::Write(e)) if e.kind() == ErrorKind::BrokenPipe => Ok(0),
+        Err(ExportError::Write(e)) => Err(OutputError::from(e).into()),
         Err(e) => Err(e.into()),
     }
 }

@@ -1,15 +1,27 @@
 //! `sudoku-archive import`: run the pipeline into an archive and report what
 //! became of every line.
+//!
+//! The exit status is decided by the run, before anything is printed: 0 it
+//! completed, 1 it completed but rejected more than `--max-rejects`, 130 or
+//! 143 a signal stopped it (the run recorded `interrupted`), 2 it failed
+//! (see [`super::run`]). Printing cannot change it: a closed standard output
+//! only ends the printing. `--silent` prints nothing when the status is 0,
+//! and everything (the summary moved to stderr) otherwise.
 
+use std::fmt::Write as _;
+use std::str::FromStr;
 use std::sync::Arc;
 
 use anyhow::Context;
-use clap::Args;
+use clap::{Args, ValueEnum};
 
-use super::{DbArg, InputArgs, thousands};
-use crate::archive::writer::{Counts, Dedup, ImportWriter};
+use super::output::{Out, OutputError, note};
+use super::signals::{Interrupt, Signal};
+use super::{DbArg, EXIT_REJECTS, InputArgs, thousands};
+use crate::archive::writer::{Counts, Dedup, FileCounts, ImportWriter};
 use crate::archive::{Archive, Tuning};
-use crate::pipeline::{self, Options, RunError, Settings, Stored};
+use crate::input::Framing;
+use crate::pipeline::{self, Ended, Input, Options, Settings, Stored};
 use crate::progress::Progress;
 
 #[derive(Debug, Args)]
@@ -28,6 +40,15 @@ pub struct ImportArgs {
     /// Print the summary as one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Exit with status 1 if more lines were rejected than this: a count
+    /// (`100`) or a share of the lines read (`0.5%`). The run is still
+    /// completed, recorded and summarised.
+    #[arg(long, value_name = "N|P%")]
+    pub max_rejects: Option<RejectLimit>,
+    /// For cron: print nothing at all if the import succeeds (exit status
+    /// 0); otherwise print everything, the summary on stderr. Implies --quiet.
+    #[arg(long)]
+    pub silent: bool,
     /// SQLite page cache in MiB: bounds memory; larger keeps big archives
     /// fast. Lookups of stored puzzles (re-runs) use half as much again.
     #[arg(long, value_name = "MIB", default_value_t = 256)]
@@ -43,10 +64,59 @@ pub enum DedupArg {
     Isomorphs,
 }
 
+/// `--max-rejects`: the most rejected lines an import may have and succeed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum RejectLimit {
+    Count(u64),
+    /// Percent of the lines read.
+    Percent(f64),
+}
+
+impl FromStr for RejectLimit {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.strip_suffix('%') {
+            Some(p) => match p.trim().parse::<f64>() {
+                Ok(v) if (0.0..=100.0).contains(&v) => Ok(RejectLimit::Percent(v)),
+                _ => Err(format!("{s:?} is not a share from 0% to 100%")),
+            },
+            None => s
+                .trim()
+                .parse::<u64>()
+                .map(RejectLimit::Count)
+                .map_err(|_| format!("{s:?} is neither a count (100) nor a share (0.5%)")),
+        }
+    }
+}
+
+impl std::fmt::Display for RejectLimit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RejectLimit::Count(n) => write!(f, "{n}"),
+            RejectLimit::Percent(p) => write!(f, "{p}%"),
+        }
+    }
+}
+
+impl RejectLimit {
+    /// Whether `c` rejected more lines than the limit allows.
+    pub fn exceeded_by(self, c: &Counts) -> bool {
+        match self {
+            RejectLimit::Count(n) => c.rejected > n,
+            RejectLimit::Percent(p) => c.rejected as f64 > p / 100.0 * c.lines as f64,
+        }
+    }
+}
+
 #[derive(Debug, serde::Serialize)]
 struct Summary<'a> {
     archive: String,
     import_id: i64,
+    /// `finished`, or `interrupted` when a signal stopped the run.
+    status: &'static str,
+    /// Whether more lines were rejected than `--max-rejects` allows.
+    max_rejects_exceeded: bool,
     /// Earlier imports found killed, marked `interrupted` by this one.
     interrupted_imports: &'a [i64],
     files: Vec<String>,
@@ -60,9 +130,12 @@ struct Summary<'a> {
 }
 
 pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
+    // First, so that a signal at any point ends the run at a chunk boundary.
+    let interrupt = Interrupt::install();
+    let quiet = a.input.quiet || a.silent;
     let inputs = a.input.inputs();
     pipeline::check_inputs(&inputs).map_err(|(file, e)| anyhow::anyhow!("{file}: {e}"))?;
-    a.db.announce_upgrade(a.input.quiet);
+    a.db.announce_upgrade(quiet);
     let mut archive = Archive::open_or_create(
         &a.db.db,
         Tuning {
@@ -71,7 +144,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         },
     )
     .with_context(|| format!("cannot open archive {}", a.db.db.display()))?;
-    let progress = Progress::new(a.input.total_bytes(&inputs), a.input.quiet);
+    let progress = Progress::new(a.input.total_bytes(&inputs), quiet);
     let arguments: Vec<String> = std::env::args().collect();
     let dedup = match a.dedup {
         DedupArg::Exact => Dedup::Exact,
@@ -87,6 +160,15 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     let stored = archive
         .stored_puzzles(a.dedup == DedupArg::Isomorphs, lookup_cache_kib)?
         .map(|s| Arc::new(s) as Arc<dyn Stored>);
+    // Stopped while the archive was opened or upgraded: no run to record.
+    if interrupt.raised() {
+        let s = interrupt.signal().unwrap_or(Signal::Int);
+        note!(
+            "sudoku-archive: interrupted by {} before the import began; nothing was imported",
+            s.name()
+        );
+        return Ok(s.exit_status());
+    }
     let mut writer = ImportWriter::begin(&mut archive, dedup, &arguments, inputs.len(), progress)?;
     let settings = Settings {
         hint: a.input.kind.hint(),
@@ -96,20 +178,60 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         settings,
         jobs: a.input.jobs,
         stored,
+        stop: Some(interrupt.flag()),
     };
     let outcome = pipeline::run(&inputs, &opts, &mut writer);
-    let error = outcome.as_ref().err().map(RunError::to_string);
     // Record the end even after a failure, unless the archive itself is what failed.
-    let finished = writer.finish(error.as_deref());
-    outcome?;
+    let finished = match &outcome {
+        Ok(Ended::Complete) => writer.finish(None),
+        Ok(Ended::Stopped) => writer.interrupt().inspect_err(|e| {
+            // The commit failed (a full disk?): the batch is rolled back instead.
+            let _ = writer.finish(Some(&e.to_string()));
+        }),
+        Err(e) => writer.finish(Some(&e.to_string())),
+    };
+    let ended = outcome?;
     finished?;
 
+    let signal = (ended == Ended::Stopped).then(|| interrupt.signal().unwrap_or(Signal::Int));
+    let c = writer.counts;
+    let exceeded = a.max_rejects.is_some_and(|m| m.exceeded_by(&c));
+    let code = match (signal, exceeded) {
+        (Some(s), _) => s.exit_status(),
+        (None, true) => EXIT_REJECTS,
+        (None, false) => 0,
+    };
+    if a.silent && code == 0 {
+        return Ok(0);
+    }
+    match report(&a, &inputs, &writer, signal, exceeded) {
+        // The status stands: the archive work is done and recorded.
+        Ok(()) | Err(OutputError::Closed) => Ok(code),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Prints the summary (on stdout; on stderr with `--silent`) and the notes
+/// on stderr.
+fn report(
+    a: &ImportArgs,
+    inputs: &[Input],
+    writer: &ImportWriter,
+    signal: Option<Signal>,
+    exceeded: bool,
+) -> Result<(), OutputError> {
     let seconds = writer.elapsed();
     let c = writer.counts;
     let puzzles = c.stored + c.duplicates + c.rejected;
     let summary = Summary {
         archive: a.db.db.display().to_string(),
         import_id: writer.import_id,
+        status: if signal.is_some() {
+            "interrupted"
+        } else {
+            "finished"
+        },
+        max_rejects_exceeded: exceeded,
         interrupted_imports: &writer.interrupted,
         files: inputs.iter().map(|i| i.name()).collect(),
         counts: c,
@@ -118,50 +240,140 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         first_rejects: &writer.first_rejects,
         peak_rss_kib: peak_rss_kib(),
     };
-    if a.json {
-        println!("{}", serde_json::to_string(&summary)?);
-        return Ok(0);
+    let text = if a.json {
+        serde_json::to_string(&summary).map_err(|e| OutputError::Write(e.into()))? + "\n"
+    } else {
+        if !writer.interrupted.is_empty() {
+            let ids: Vec<String> = writer.interrupted.iter().map(i64::to_string).collect();
+            note!(
+                "note: import {} stopped without finishing (killed?) and is now marked interrupted; \
+                 running the same files again completes it",
+                ids.join(", ")
+            );
+        }
+        for r in &writer.first_rejects {
+            note!("{r}");
+        }
+        if c.rejected > writer.first_rejects.len() as u64 {
+            note!(
+                "... and {} more rejected lines: SELECT * FROM rejected_lines WHERE import_id = {}",
+                thousands(c.rejected - writer.first_rejects.len() as u64),
+                writer.import_id
+            );
+        }
+        human_summary(&summary, signal.is_some())
+    };
+    // The notes below go to stderr even if stdout is closed.
+    let printed = if a.silent {
+        note!("{}", text.trim_end());
+        Ok(())
+    } else {
+        let mut out = Out::stdout();
+        out.write_all(text.as_bytes()).and_then(|_| out.flush())
+    };
+    for (input, f) in inputs.iter().zip(&writer.files) {
+        if let Some(w) = all_rejected(a, input, f) {
+            note!("{w}");
+        }
     }
-    if !writer.interrupted.is_empty() {
-        let ids: Vec<String> = writer.interrupted.iter().map(i64::to_string).collect();
-        eprintln!(
-            "note: import {} stopped without finishing (killed?) and is now marked interrupted; \
-             running the same files again completes it",
-            ids.join(", ")
+    if exceeded && let Some(limit) = a.max_rejects {
+        let share = 100.0 * c.rejected as f64 / c.lines.max(1) as f64;
+        note!(
+            "sudoku-archive: {} of {} lines rejected ({share:.1}%), more than --max-rejects {limit} allows",
+            thousands(c.rejected),
+            thousands(c.lines),
         );
     }
-    for r in &writer.first_rejects {
-        eprintln!("{r}");
-    }
-    if c.rejected > writer.first_rejects.len() as u64 {
-        eprintln!(
-            "... and {} more rejected lines: SELECT * FROM rejected_lines WHERE import_id = {}",
-            thousands(c.rejected - writer.first_rejects.len() as u64),
-            writer.import_id
+    if let Some(s) = signal {
+        let reached = inputs
+            .iter()
+            .zip(&writer.files)
+            .rev()
+            .find(|(_, f)| f.last_line > 0)
+            .map(|(i, f)| format!("{}:{}", i.name(), f.last_line));
+        let done = match reached {
+            Some(at) => format!("recorded {} lines, up to {at}", thousands(c.lines)),
+            None => "stopped before its first line".to_string(),
+        };
+        note!(
+            "sudoku-archive: interrupted by {}: import {} {done}; running the same command again completes it",
+            s.name(),
+            writer.import_id,
         );
     }
-    println!(
-        "import {} into {}: {} lines",
-        writer.import_id,
-        summary.archive,
-        thousands(c.lines)
+    printed
+}
+
+/// The summary for people, one count a line.
+fn human_summary(s: &Summary, interrupted: bool) -> String {
+    let c = &s.counts;
+    let mut t = String::new();
+    // Writing to a String cannot fail.
+    let _ = writeln!(
+        t,
+        "import {} into {}: {} lines{}",
+        s.import_id,
+        s.archive,
+        thousands(c.lines),
+        if interrupted { " (interrupted)" } else { "" }
     );
-    println!("  stored      {:>12}", thousands(c.stored));
-    println!("  duplicates  {:>12}", thousands(c.duplicates));
+    let _ = writeln!(t, "  stored      {:>12}", thousands(c.stored));
+    let _ = writeln!(t, "  duplicates  {:>12}", thousands(c.duplicates));
     if c.isomorphs > 0 {
-        println!("    of which isomorphs {:>5}", thousands(c.isomorphs));
+        let _ = writeln!(t, "    of which isomorphs {:>5}", thousands(c.isomorphs));
     }
-    println!("  rejected    {:>12}", thousands(c.rejected));
-    println!(
+    let _ = writeln!(t, "  rejected    {:>12}", thousands(c.rejected));
+    let _ = writeln!(
+        t,
         "  skipped     {:>12}  (blank, comment and header lines)",
         thousands(c.skipped)
     );
-    println!(
+    let _ = writeln!(
+        t,
         "  {:.2} s, {} puzzles/s",
-        seconds,
-        thousands(summary.puzzles_per_second as u64)
+        s.seconds,
+        thousands(s.puzzles_per_second as u64)
     );
-    Ok(0)
+    t
+}
+
+/// The warning for an input whose every line (but blank, comment and
+/// header lines) was rejected, naming how it was read: a wrong column or
+/// type is the usual cause, and the summary alone does not show it.
+fn all_rejected(a: &ImportArgs, input: &Input, f: &FileCounts) -> Option<String> {
+    let c = &f.counts;
+    if c.rejected == 0 || c.rejected != c.lines - c.skipped {
+        return None;
+    }
+    let kind = match a.input.kind {
+        super::TypeArg::Auto => String::new(),
+        k => k
+            .to_possible_value()
+            .map(|v| format!(", --type {}", v.get_name()))
+            .unwrap_or_default(),
+    };
+    let (what, how, hint) = match &input.framing {
+        Framing::Csv { .. } => {
+            let column = match &f.column {
+                Some(col) => match &col.name {
+                    Some(name) => format!("puzzle column {name:?}, column {}", col.number),
+                    None => format!("puzzle column {}, no header", col.number),
+                },
+                None => "no puzzle column".to_string(),
+            };
+            ("records", column, "a wrong --column or --type")
+        }
+        Framing::Text => (
+            "lines",
+            "read as text, one puzzle a line".to_string(),
+            "a wrong --type, or a CSV file without its .csv name (--csv),",
+        ),
+    };
+    Some(format!(
+        "warning: {}: all {} {what} rejected ({how}{kind}); {hint} is the usual cause",
+        input.name(),
+        thousands(c.rejected),
+    ))
 }
 
 /// The process's peak resident set (`VmHWM`), on Linux.

@@ -1,11 +1,15 @@
 //! The command line: argument definitions (clap derive; the doc comments are
 //! the help text) and dispatch to one module per subcommand. Everything that
-//! prints for people lives under here.
+//! prints for people lives under here, and prints through `output` (a
+//! closed pipe is a quiet stop, never a panic); `signals` turns SIGINT and
+//! SIGTERM into a clean stop for the commands that run the pipeline.
 
 mod check;
 mod export;
 mod import;
+mod output;
 mod show;
+mod signals;
 mod stats;
 
 use std::path::PathBuf;
@@ -16,6 +20,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::core::puzzle::{PuzzleType, TypeHint};
 use crate::input::{ColumnChoice, Origin, framing_for};
 use crate::pipeline::Input;
+use output::{OutputError, note};
 
 /// Build and query SQLite archives of Sudoku, Killer Sudoku and Str8ts puzzles.
 #[derive(Debug, Parser)]
@@ -39,7 +44,9 @@ pub enum Command {
     Show(show::ShowArgs),
 }
 
-/// Exit status: 0 done, 1 `check` found rejects, 2 the command could not run.
+/// Exit status: 0 done, 1 `check` found rejects or `import` more than
+/// `--max-rejects`, 2 the command could not run; 128 + the signal's number
+/// (130 SIGINT, 143 SIGTERM) when a signal stopped an import or a check.
 pub const EXIT_REJECTS: u8 = 1;
 pub const EXIT_FAILURE: u8 = 2;
 
@@ -56,7 +63,7 @@ impl DbArg {
     /// step may rebuild a table, which takes a while on a large archive.
     pub fn announce_upgrade(&self, quiet: bool) {
         if let (false, Some((from, to))) = (quiet, crate::archive::pending_upgrade(&self.db)) {
-            eprintln!(
+            note!(
                 "upgrading {} from schema {from} to {to} (a rebuild may take a few seconds a million puzzles)",
                 self.db.display()
             );
@@ -141,8 +148,10 @@ pub fn run(cli: Cli) -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code),
+        // The reader went away: nothing more to say, and nothing failed.
+        Err(e) if matches!(e.downcast_ref(), Some(OutputError::Closed)) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("sudoku-archive: {e:#}");
+            note!("sudoku-archive: {e:#}");
             ExitCode::from(EXIT_FAILURE)
         }
     }

@@ -3,6 +3,7 @@
 use clap::Args;
 
 use super::TypeArg;
+use super::output::Out;
 use crate::core::puzzle::{self, Analysis, PuzzleType, Status};
 
 #[derive(Debug, Args)]
@@ -16,7 +17,9 @@ pub struct ShowArgs {
 
 pub fn run(a: ShowArgs) -> anyhow::Result<u8> {
     let analysis = puzzle::analyse(a.string.trim(), a.kind.hint())?;
-    print!("{}", render(&analysis));
+    let mut out = Out::stdout();
+    out.write_all(render(&analysis).as_bytes())?;
+    out.flush()?;
     Ok(0)
 }
 

@@ -2,6 +2,7 @@
 
 use clap::Args;
 
+use super::output::Out;
 use super::{DbArg, thousands};
 use crate::archive::{Archive, query};
 
@@ -18,70 +19,86 @@ pub fn run(a: StatsArgs) -> anyhow::Result<u8> {
     a.db.announce_upgrade(false);
     let archive = Archive::open_existing(&a.db.db)?;
     let s = query::stats(&archive)?;
+    let mut out = Out::stdout();
     if a.json {
-        println!("{}", serde_json::to_string(&s)?);
+        writeln!(out, "{}", serde_json::to_string(&s)?)?;
+        out.flush()?;
         return Ok(0);
     }
     let n = |v: i64| thousands(v.max(0) as u64);
-    println!(
+    writeln!(
+        out,
         "{}: {} puzzles from {} accepted lines",
         a.db.db.display(),
         n(s.puzzles),
         n(s.sources)
-    );
+    )?;
     let mib = |bytes: i64| thousands((bytes.max(0) as u64).div_ceil(1 << 20));
     if s.free_bytes > 0 {
-        println!(
+        writeln!(
+            out,
             "{} MiB, of which {} MiB free (later imports reuse it; `sqlite3 {} VACUUM` gives it back now)",
             mib(s.file_bytes),
             mib(s.free_bytes),
             a.db.db.display()
-        );
+        )?;
     } else {
-        println!("{} MiB", mib(s.file_bytes));
+        writeln!(out, "{} MiB", mib(s.file_bytes))?;
     }
-    println!();
-    println!("by type and clues:");
+    writeln!(out)?;
+    writeln!(out, "by type and clues:")?;
     for r in &s.by_clues {
-        println!("  {:<7} {:>3} clues {:>12}", r.r#type, r.clues, n(r.count));
+        writeln!(
+            out,
+            "  {:<7} {:>3} clues {:>12}",
+            r.r#type,
+            r.clues,
+            n(r.count)
+        )?;
     }
-    println!("by solutions:");
+    writeln!(out, "by solutions:")?;
     for r in &s.by_solutions {
         let what = match r.solutions {
             1 => "unique",
             2 => "two or more",
             _ => "none",
         };
-        println!("  {:<7} {:<12} {:>12}", r.r#type, what, n(r.count));
+        writeln!(out, "  {:<7} {:<12} {:>12}", r.r#type, what, n(r.count))?;
     }
-    println!("isomorphs (stored puzzles sharing a canonical form with another):");
+    writeln!(
+        out,
+        "isomorphs (stored puzzles sharing a canonical form with another):"
+    )?;
     if s.isomorphs.is_empty() {
-        println!("  none");
+        writeln!(out, "  none")?;
     }
     for r in &s.isomorphs {
-        println!(
+        writeln!(
+            out,
             "  {:<7} {:>12} puzzles in {} forms",
             r.r#type,
             n(r.puzzles),
             n(r.forms)
-        );
+        )?;
     }
     if s.without_canonical > 0 {
-        println!(
+        writeln!(
+            out,
             "  ({} puzzles have no canonical form yet: imported with --no-canonical)",
             n(s.without_canonical)
-        );
+        )?;
     }
-    println!("rejects:");
+    writeln!(out, "rejects:")?;
     if s.rejects.is_empty() {
-        println!("  none");
+        writeln!(out, "  none")?;
     }
     for r in &s.rejects {
-        println!("  {:<20} {:>12}", r.reason, n(r.count));
+        writeln!(out, "  {:<20} {:>12}", r.reason, n(r.count))?;
     }
-    println!("imports:");
+    writeln!(out, "imports:")?;
     for i in &s.imports {
-        println!(
+        writeln!(
+            out,
             "  #{:<4} {} {:<11} lines {:>10}  stored {:>10}  duplicates {:>10}  rejected {:>8}  skipped {:>8}",
             i.id,
             i.started_at,
@@ -91,7 +108,8 @@ pub fn run(a: StatsArgs) -> anyhow::Result<u8> {
             n(i.duplicates),
             n(i.rejected),
             n(i.skipped)
-        );
+        )?;
     }
+    out.flush()?;
     Ok(0)
 }

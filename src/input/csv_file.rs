@@ -4,7 +4,9 @@
 
 use std::io::{self, Read};
 
-use super::{CHUNK_LINES, Chunk, ChunkReader, ColumnChoice, Item, ItemKind, MAX_LINE};
+use super::{
+    CHUNK_LINES, Chunk, ChunkReader, ColumnChoice, Item, ItemKind, MAX_LINE, PuzzleColumn,
+};
 use crate::core::puzzle::strip_url;
 
 /// Header names that mean "the puzzle is in this column", most specific first.
@@ -78,6 +80,8 @@ pub struct CsvReader<R> {
     choice: Option<ColumnChoice>,
     /// Resolved once the first record is seen.
     column: Option<usize>,
+    /// The same, with its header name, for messages.
+    described: Option<PuzzleColumn>,
     record: csv::ByteRecord,
     done: bool,
     /// Data bytes of the last chunk: the next one is presized to match.
@@ -100,6 +104,7 @@ impl<R: Read> CsvReader<R> {
             inner,
             choice,
             column: None,
+            described: None,
             record: csv::ByteRecord::new(),
             done: false,
             last_bytes: 0,
@@ -226,6 +231,14 @@ impl<R: Read + Send> ChunkReader for CsvReader<R> {
                         let (header, col) = resolve(&self.record, &self.choice)
                             .map_err(|m| io::Error::new(io::ErrorKind::InvalidData, m))?;
                         self.column = Some(col);
+                        self.described = Some(PuzzleColumn {
+                            number: col + 1,
+                            name: self
+                                .record
+                                .get(col)
+                                .filter(|_| header)
+                                .map(|f| String::from_utf8_lossy(f).trim().to_string()),
+                        });
                         is_header = header;
                     }
                     self.push_record(&mut chunk, line, is_header);
@@ -245,6 +258,7 @@ impl<R: Read + Send> ChunkReader for CsvReader<R> {
             }
         }
         chunk.offset = self.inner.position().byte();
+        chunk.column = self.described.clone();
         self.last_bytes = chunk.data.len();
         Ok((!chunk.items.is_empty()).then_some(chunk))
     }

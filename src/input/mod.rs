@@ -134,6 +134,17 @@ pub struct Chunk {
     pub items: Vec<Item>,
     /// Bytes of the file consumed up to the end of this chunk (for progress).
     pub offset: u64,
+    /// The CSV column the puzzles were taken from, once known (for messages).
+    pub column: Option<PuzzleColumn>,
+}
+
+/// The puzzle column a CSV reader settled on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PuzzleColumn {
+    /// 1-based, as `--column` takes it.
+    pub number: usize,
+    /// Its header name, if the file has a header.
+    pub name: Option<String>,
 }
 
 impl Chunk {
@@ -143,6 +154,7 @@ impl Chunk {
             data: Vec::with_capacity(bytes),
             items: Vec::with_capacity(CHUNK_LINES),
             offset: 0,
+            column: None,
         }
     }
 

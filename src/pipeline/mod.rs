@@ -5,15 +5,22 @@
 //! memory stays flat however large the input; results never depend on the
 //! number of worker threads. The workers run at a lower priority than the
 //! calling thread ([`priority`]), which is the slower stage.
+//!
+//! A run can be asked to stop early ([`Options::stop`], raised by a signal
+//! handler at the edge): the reader stops before its next chunk, the sink
+//! gets no chunk after the flag is seen, and chunks still queued or being
+//! processed are dropped. What the sink got is then a prefix of the input,
+//! whole chunks in order, and [`run`] says [`Ended::Stopped`].
 
 mod priority;
 pub mod process;
 
 use std::io;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 
-use crossbeam_channel::{Receiver, Sender, bounded};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, bounded};
 use rayon::prelude::*;
 
 use crate::input::{self, Chunk, Framing, Origin};
@@ -72,7 +79,26 @@ pub struct Options {
     pub jobs: usize,
     /// The archive's puzzles, for recognising lines it already holds.
     pub stored: Option<Arc<dyn Stored>>,
+    /// Raised (by a signal handler) to end the run early, at a chunk boundary.
+    pub stop: Option<Arc<AtomicBool>>,
 }
+
+/// How a run that did not fail ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// Every line of every input went to the sink.
+    Complete,
+    /// The stop flag was raised first: the sink got the lines before some
+    /// point, in order and in whole chunks, and none after it.
+    Stopped,
+}
+
+fn raised(stop: &Option<Arc<AtomicBool>>) -> bool {
+    stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+}
+
+/// How often a run waiting for input looks at its stop flag.
+const STOP_POLL: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// How many lines of a chunk are looked up before deciding whether the
 /// rest are worth looking up.
@@ -118,7 +144,9 @@ pub fn check_inputs(inputs: &[Input]) -> Result<(), (String, io::Error)> {
     Ok(())
 }
 
-fn read_all(inputs: Vec<Input>, tx: Sender<Read>) {
+/// Sends every input's chunks in order; returns false if it stopped early
+/// because `stop` was raised.
+fn read_all(inputs: Vec<Input>, tx: Sender<Read>, stop: Option<Arc<AtomicBool>>) -> bool {
     for (index, inp) in inputs.iter().enumerate() {
         let (mut reader, len) = match input::reader(&inp.origin, &inp.framing) {
             Ok(r) => r,
@@ -127,13 +155,16 @@ fn read_all(inputs: Vec<Input>, tx: Sender<Read>) {
                     input: index,
                     error,
                 });
-                return;
+                return true;
             }
         };
         if tx.send(Read::Begin { input: index, len }).is_err() {
-            return;
+            return true;
         }
         loop {
+            if raised(&stop) {
+                return false;
+            }
             match reader.next_chunk() {
                 Ok(Some(chunk)) => {
                     if tx
@@ -143,7 +174,7 @@ fn read_all(inputs: Vec<Input>, tx: Sender<Read>) {
                         })
                         .is_err()
                     {
-                        return;
+                        return true;
                     }
                 }
                 Ok(None) => break,
@@ -152,11 +183,12 @@ fn read_all(inputs: Vec<Input>, tx: Sender<Read>) {
                         input: index,
                         error,
                     });
-                    return;
+                    return true;
                 }
             }
         }
     }
+    true
 }
 
 /// Starts each chunk on the pool as soon as it is read and passes on, in
@@ -212,7 +244,7 @@ pub fn run<S: Sink>(
     inputs: &[Input],
     opts: &Options,
     sink: &mut S,
-) -> Result<(), RunError<S::Error>> {
+) -> Result<Ended, RunError<S::Error>> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(opts.jobs)
         .thread_name(|i| format!("worker-{i}"))
@@ -229,19 +261,33 @@ pub fn run<S: Sink>(
     let owned = inputs.to_vec();
     let settings = opts.settings;
     let stored = opts.stored.clone();
+    let stop = opts.stop.clone();
     // Written chunks are freed on a thread of their own: a chunk is some
     // 40,000 allocations made by the workers, and freeing them was 3-6% of
     // the sink's time, on the thread every line waits for.
     let (free_tx, free_rx) = bounded::<Processed>(4);
+    // The reader and the dispatcher are not scoped: after a stop the reader
+    // may be blocked reading a pipe or terminal that sends nothing, and the
+    // run must not wait for it. Each ends at its next send once the
+    // receivers are gone (or with the process).
+    let reader = thread::spawn(move || read_all(owned, read_tx, stop));
+    thread::spawn(move || process_all(read_rx, done_tx, pool, settings, stored));
     thread::scope(|s| {
-        s.spawn(move || read_all(owned, read_tx));
-        s.spawn(move || process_all(read_rx, done_tx, pool, settings, stored));
         s.spawn(move || free_rx.into_iter().for_each(drop));
         // Owned by this closure, so dropped when it returns: the freeing
         // thread then ends, and the scope can join it.
         let free_tx = free_tx;
         // Dropping `done_rx` on an early return stops both threads at their next send.
-        for pending in done_rx {
+        loop {
+            if raised(&opts.stop) {
+                return Ok(Ended::Stopped);
+            }
+            // Waits in slices, to see the stop flag while the input is silent.
+            let pending = match done_rx.recv_timeout(STOP_POLL) {
+                Ok(pending) => pending,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
             // A chunk's sender is dropped unanswered only if its job died.
             let msg = pending.recv().map_err(|_| RunError::WorkerStopped)?;
             match msg {
@@ -261,7 +307,12 @@ pub fn run<S: Sink>(
                 }
             }
         }
-        Ok(())
+        // The reader stopped early only if the flag was raised before the end.
+        match reader.join() {
+            Ok(true) => Ok(Ended::Complete),
+            Ok(false) => Ok(Ended::Stopped),
+            Err(_) => Err(RunError::WorkerStopped),
+        }
     })
 }
 
