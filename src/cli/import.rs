@@ -1,5 +1,7 @@
 //! `sudoku-archive import`: run the pipeline into an archive and report what
-//! became of every line.
+//! became of every line. Files whose content an earlier finished import
+//! read in full are skipped unread (`--reread` reads them), and counted as
+//! unchanged in the summary.
 
 use std::sync::Arc;
 
@@ -28,6 +30,10 @@ pub struct ImportArgs {
     /// Print the summary as one JSON object on stdout.
     #[arg(long)]
     pub json: bool,
+    /// Read every file, even one whose content was imported in full before
+    /// (by default such a file is skipped unread: same size, same hash).
+    #[arg(long)]
+    pub reread: bool,
     /// SQLite page cache in MiB: bounds memory; larger keeps big archives
     /// fast. Lookups of stored puzzles (re-runs) use half as much again.
     #[arg(long, value_name = "MIB", default_value_t = 256)]
@@ -50,6 +56,8 @@ struct Summary<'a> {
     /// Earlier imports found killed, marked `interrupted` by this one.
     interrupted_imports: &'a [i64],
     files: Vec<String>,
+    /// Files left unread: their content was imported in full before.
+    unchanged_files: usize,
     #[serde(flatten)]
     counts: Counts,
     seconds: f64,
@@ -92,12 +100,19 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         hint: a.input.kind.hint(),
         canonical: !a.no_canonical,
     };
+    let plan = match writer.plan(&inputs, settings, a.reread) {
+        Ok(plan) => plan,
+        Err(e) => {
+            writer.finish(Some(&e.to_string()))?;
+            return Err(e.into());
+        }
+    };
     let opts = Options {
         settings,
         jobs: a.input.jobs,
         stored,
     };
-    let outcome = pipeline::run(&inputs, &opts, &mut writer);
+    let outcome = pipeline::run(&plan.read, &opts, &mut writer);
     let error = outcome.as_ref().err().map(RunError::to_string);
     // Record the end even after a failure, unless the archive itself is what failed.
     let finished = writer.finish(error.as_deref());
@@ -112,6 +127,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         import_id: writer.import_id,
         interrupted_imports: &writer.interrupted,
         files: inputs.iter().map(|i| i.name()).collect(),
+        unchanged_files: plan.unchanged.len(),
         counts: c,
         seconds,
         puzzles_per_second: puzzles as f64 / seconds.max(1e-9),
@@ -146,6 +162,12 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         summary.archive,
         thousands(c.lines)
     );
+    if !plan.unchanged.is_empty() {
+        println!(
+            "  unchanged files {:>8}  (skipped: imported in full before; --reread reads them)",
+            thousands(plan.unchanged.len() as u64)
+        );
+    }
     println!("  stored      {:>12}", thousands(c.stored));
     println!("  duplicates  {:>12}", thousands(c.duplicates));
     if c.isomorphs > 0 {
