@@ -320,7 +320,12 @@ impl<'a> ImportWriter<'a> {
         let Some(id) = self.find_file(identity, name)? else {
             return Ok(None);
         };
-        let size = std::fs::metadata(path).map_err(Unchanged::Input)?.len();
+        let meta = std::fs::metadata(path).map_err(Unchanged::Input)?;
+        // A pipe or a device is known only by reading it, which consumes it.
+        if !meta.is_file() {
+            return Ok(None);
+        }
+        let size = meta.len();
         let e = |e| Unchanged::Archive(ArchiveError::sql("looking up earlier reads of a file", e));
         let hashes: HashSet<String> = self
             .archive

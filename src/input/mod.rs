@@ -67,14 +67,19 @@ impl Origin {
         }
     }
 
-    /// The identity of the input; for a file, it must exist. (A path that
-    /// is not UTF-8 is stored with its bad bytes replaced.)
+    /// The identity of the input. A path that cannot be resolved (a
+    /// process substitution's `/dev/fd/63` leads to a pipe, not a path) is
+    /// known by itself made absolute. (A path that is not UTF-8 is stored
+    /// with its bad bytes replaced.)
     pub fn identity(&self) -> io::Result<Identity> {
         match self {
             Origin::Stdin { name } => Ok(Identity::Stdin { name: name.clone() }),
-            Origin::Path(p) => Ok(Identity::File {
-                real_path: std::fs::canonicalize(p)?.to_string_lossy().into_owned(),
-            }),
+            Origin::Path(p) => {
+                let real = std::fs::canonicalize(p).or_else(|_| std::path::absolute(p))?;
+                Ok(Identity::File {
+                    real_path: real.to_string_lossy().into_owned(),
+                })
+            }
         }
     }
 }

@@ -356,3 +356,23 @@ fn a_file_recorded_before_real_paths_is_taken_by_its_spelling_from_one_folder() 
     assert_eq!(n(&other, "unchanged_files"), 0, "{other}");
     assert_eq!(w.count("SELECT count(*) FROM files"), 2);
 }
+
+#[test]
+fn a_pipe_given_as_a_path_is_read_every_time_never_hashed_ahead() {
+    let w = Workdir::new();
+    let text = std::fs::read(sample("classic.txt")).unwrap();
+    // `/dev/stdin` is a pipe here, as `<(zcat x.gz)` is: known by the path
+    // as given, and read every time (reading it ahead would consume it).
+    for run in 0..2 {
+        let out = import_stdin(&w, &["/dev/stdin"], &text);
+        assert!(out.status.success(), "{out:?}");
+        let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(n(&s, "unchanged_files"), 0, "run {run}: {s}");
+        assert_eq!(
+            n(&s, "lines"),
+            crate::util::line_count(&text),
+            "run {run}: {s}"
+        );
+    }
+    assert_eq!(w.strings("SELECT path FROM files"), ["/dev/stdin"]);
+}
