@@ -4,6 +4,14 @@
 //! Owns file handling and framing only; what a line means is decided by the
 //! pipeline and the domain core. Every outside-world read of puzzle input
 //! happens here.
+//!
+//! It also says what an input *is*, for the archive: its [`Identity`] (a
+//! file's canonical path, standard input's name), and its [`Content`], the
+//! size and XXH128 of its bytes as stored. Every reader hashes what passes
+//! through it ([`Hashing`], beneath any decoding, so a compressed file's
+//! hash is that of its compressed bytes) and publishes the result only at
+//! the end of the input; [`content_of`] hashes a whole file ahead, to prove
+//! it unchanged without parsing it.
 
 pub mod csv_file;
 pub mod extract;
