@@ -9,7 +9,9 @@
 //! table (no parsing, no checks, no index: the floor) and the full
 //! `sudoku-archive import` into a fresh archive, and prints both, their
 //! ratio, the rate, the import's peak memory, and the rate of each million;
-//! then the same import again into that archive (a re-run: nothing new);
+//! then the same import again into that archive, as a nightly job runs it
+//! (the file is unchanged: skipped unread, after hashing it), and with
+//! `--reread` (a re-run line by line: nothing new);
 //! with one million, also the import with `--no-canonical`, for scale.
 //!
 //! `--rounds N` runs all of that N times over, one round after the other,
@@ -261,8 +263,11 @@ fn import(file: &Path, db: &Path, extra: &[&str]) -> ImportRun {
 struct Round {
     floor: f64,
     import: ImportRun,
-    /// The same import again into that archive (nothing new).
+    /// The same import again into that archive (nothing new): with
+    /// `--reread`, line by line.
     again: ImportRun,
+    /// The same import again as it is: the file unchanged, so skipped.
+    unchanged: ImportRun,
     /// With one million: the import with `--no-canonical`.
     bare: Option<ImportRun>,
     /// With `--what-if`: the `--no-canonical` import into an archive
@@ -300,8 +305,14 @@ fn round(file: &Path, dir: &Path, millions: usize, what_if: bool) -> Round {
     let db = dir.join("bench.sqlite");
     let floor = sqlite_floor(file, &dir.join("floor.sqlite"));
     let import_run = full_import(file, &db, &[]);
-    // A nightly job's usual case: the same file again, every line stored.
-    let again = import(file, &db, &[]);
+    // A nightly job's usual case: the same file again, unchanged.
+    let unchanged = import(file, &db, &[]);
+    assert_eq!(
+        unchanged.summary["unchanged_files"], 1,
+        "an unchanged file was read again"
+    );
+    // Read again line by line (a killed run's completion), every line stored.
+    let again = import(file, &db, &["--reread"]);
     assert_eq!(again.summary["stored"], 0, "a re-run stored puzzles");
     remove_db(&db);
     // The isomorph canonical form (issue 7) is on by default and is the
@@ -321,6 +332,7 @@ fn round(file: &Path, dir: &Path, millions: usize, what_if: bool) -> Round {
         floor,
         import: import_run,
         again,
+        unchanged,
         bare,
         stripped,
     }
@@ -394,7 +406,8 @@ fn main() {
     );
     let steps = [
         ("sudoku-archive import", Some(run)),
-        ("  ... again (re-run, all stored)", Some(&first.again)),
+        ("  ... again (file unchanged)", Some(&first.unchanged)),
+        ("  ... again with --reread", Some(&first.again)),
         ("  ... with --no-canonical", first.bare.as_ref()),
         ("  ... and no secondary index", first.stripped.as_ref()),
     ];
@@ -432,7 +445,10 @@ fn main() {
         println!("ratio import/floor: {r} (target <= 2.50x)");
     }
     if let Some(r) = ratios(&|r| Some(r.again.seconds)) {
-        println!("ratio re-run/floor: {r}");
+        println!("ratio re-run --reread/floor: {r}");
+    }
+    if let Some(r) = ratios(&|r| Some(r.unchanged.seconds)) {
+        println!("ratio re-run of the unchanged file/floor: {r}");
     }
     println!(
         "lines {} = stored {} + duplicates {} + rejected {} + skipped {}",

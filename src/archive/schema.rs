@@ -62,6 +62,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0007_integer_key_in_place.sql"),
         fill: None,
     },
+    Migration {
+        name: "0008_file_identity_and_reads.sql",
+        sql: include_str!("../../migrations/0008_file_identity_and_reads.sql"),
+        fill: None,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -450,6 +455,57 @@ mod tests {
             assert!(ops.len() > 10, "{ops:?}");
             assert!(ops.iter().all(|op| op != "OpenEphemeral"), "{sql}");
         }
+    }
+
+    #[test]
+    fn files_from_before_schema_8_keep_their_names_and_one_name_can_be_two_files() {
+        // (0006 needs the importer's key function: migrate from 5.)
+        let mut conn = at_version(5);
+        conn.execute_batch(
+            "INSERT INTO imports (id, arguments) VALUES (1, '[]');
+             INSERT INTO files (id, path) VALUES (1, 'a.txt'), (2, '-'), (3, './a.txt');
+             INSERT INTO rejects (import_id, file_id, line, raw, reason, message)
+                 VALUES (1, 3, 4, 'x', 'length', 'm');",
+        )
+        .unwrap();
+        migrate(&mut conn).unwrap();
+        let rows: Vec<(i64, String, Option<String>, String)> = conn
+            .prepare("SELECT id, path, real_path, kind FROM files ORDER BY id")
+            .unwrap()
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(
+            rows,
+            [
+                (1, "a.txt".into(), None, "file".into()),
+                (2, "-".into(), None, "stdin".into()),
+                (3, "./a.txt".into(), None, "file".into()),
+            ]
+        );
+        let file: String = conn
+            .query_row("SELECT file FROM rejected_lines", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(file, "./a.txt");
+        // One spelling, two folders: two files; one real path: one file.
+        conn.execute_batch(
+            "INSERT INTO files (path, real_path) VALUES ('a.txt', '/x/a.txt'), ('a.txt', '/y/a.txt')",
+        )
+        .unwrap();
+        for bad in [
+            "INSERT INTO files (path, real_path) VALUES ('b.txt', '/x/a.txt')",
+            "INSERT INTO files (path, kind) VALUES ('-', 'stdin')",
+            "INSERT INTO files (path, kind) VALUES ('c.txt', 'pipe')",
+            "INSERT INTO file_reads (file_id, import_id, action, read_as) VALUES (1, 1, 'parsed', '')",
+        ] {
+            assert!(conn.execute(bad, []).is_err(), "{bad}");
+        }
+        conn.execute(
+            "INSERT INTO file_reads (file_id, import_id, action, read_as) VALUES (1, 1, 'read', '')",
+            [],
+        )
+        .unwrap();
     }
 
     #[test]

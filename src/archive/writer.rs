@@ -12,16 +12,32 @@
 //! committed, so the archive holds a prefix of the input that a re-run
 //! completes). A run killed outright keeps `running` until a later import
 //! marks it `interrupted` ([`super::lock`]).
+//!
+//! Files: each input is one `files` row by its [`Identity`] (a file's
+//! canonical path, standard input's name), whatever its spelling. Before
+//! anything is read, [`ImportWriter::plan`] finds the files whose content
+//! an earlier *finished* import read to the end, the same way: their size
+//! is compared first (cheap), then the whole file is hashed (the proof;
+//! a timestamp never is), and an equal hash skips the file unread, recorded
+//! as `unchanged` in `file_reads`. Every file read gets its `file_reads`
+//! row in the batch of its first lines, and its size, hash and `complete`
+//! in the batch of its last: the hash is taken from the bytes as they were
+//! read ([`crate::input::Hashing`]), so it is the hash of exactly what was
+//! parsed, at no extra read. A killed or failed import's reads never make a
+//! later one skip a file: its status is not `finished`.
 
+use std::collections::HashSet;
+use std::io;
 use std::time::Instant;
 
-use rusqlite::params;
+use rusqlite::{OptionalExtension, params};
 
 use super::lines::ChunkLines;
 use super::lock::ImportLock;
 use super::{Archive, ArchiveError, set_foreign_keys};
-use crate::input::PuzzleColumn;
-use crate::pipeline::{Input, Processed, Sink};
+use crate::core::puzzle::TypeHint;
+use crate::input::{Content, Framing, Identity, Origin, PuzzleColumn, content_of};
+use crate::pipeline::{Input, Processed, Settings, Sink};
 use crate::progress::Progress;
 
 /// What became of the lines of one import.
@@ -90,6 +106,60 @@ const BATCH_TIME: std::time::Duration = std::time::Duration::from_secs(4);
 /// How many reject messages an import prints (all are in the archive).
 pub const SHOWN_REJECTS: usize = 10;
 
+/// Why the files of an import could not be planned.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    #[error(transparent)]
+    Archive(#[from] ArchiveError),
+    #[error("{file}: {source}")]
+    Input { file: String, source: io::Error },
+}
+
+/// What an import does with its inputs, decided before reading any.
+#[derive(Debug, Default)]
+pub struct Plan {
+    /// The inputs to read, in command-line order.
+    pub read: Vec<Input>,
+    /// The files left unread: their content was imported in full before.
+    pub unchanged: Vec<Input>,
+}
+
+/// How an input's lines are read, as `file_reads.read_as` records it: a
+/// file is skipped only if it was read to the end the same way before
+/// (another column, type or deduplication can make other rows of the same
+/// lines). The version is in it because a new version may judge lines
+/// differently.
+pub fn read_as(framing: &Framing, settings: Settings, dedup: Dedup) -> String {
+    let format = match framing {
+        Framing::Text => "text".to_string(),
+        Framing::Csv { delimiter, column } => {
+            let column = match column {
+                Some(crate::input::ColumnChoice::Name(n)) => format!("column {n:?}"),
+                Some(crate::input::ColumnChoice::Number(n)) => format!("column {n}"),
+                None => "column found by header or content".to_string(),
+            };
+            format!("csv delimited by {:?}, {column}", char::from(*delimiter))
+        }
+    };
+    let kind = match settings.hint {
+        TypeHint::Auto => "auto",
+        TypeHint::Only(t) => t.as_str(),
+    };
+    let dedup = match dedup {
+        Dedup::Exact => "exact",
+        Dedup::Isomorphs => "isomorphs",
+    };
+    let canonical = if settings.canonical {
+        "with canonical forms"
+    } else {
+        "no canonical forms"
+    };
+    format!(
+        "sudoku-archive {}: {format}, type {kind}, dedup {dedup}, {canonical}",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
 pub struct ImportWriter<'a> {
     archive: &'a mut Archive,
     dedup: Dedup,
@@ -103,7 +173,10 @@ pub struct ImportWriter<'a> {
     pub files: Vec<FileCounts>,
     /// `file:line: message` of the first rejects, for the summary.
     pub first_rejects: Vec<String>,
+    /// The `files` row of each input read, by its index in the run.
     file_ids: Vec<Option<i64>>,
+    /// How the lines are read, for `file_reads.read_as`.
+    settings: Settings,
     progress: Progress,
     /// When the open batch transaction began, if one is open.
     batch_started: Option<Instant>,
@@ -151,6 +224,7 @@ impl<'a> ImportWriter<'a> {
             files: vec![FileCounts::default(); inputs],
             first_rejects: Vec::new(),
             file_ids: vec![None; inputs],
+            settings: Settings::default(),
             progress,
             current_len: 0,
             batch_started: None,
@@ -219,25 +293,257 @@ impl<'a> ImportWriter<'a> {
         }
     }
 
-    fn file_id(&mut self, path: &str) -> Result<i64, ArchiveError> {
-        let c = &self.archive.conn;
-        c.execute("INSERT OR IGNORE INTO files (path) VALUES (?1)", [path])
-            .map_err(|e| ArchiveError::sql("recording the input file", e))?;
-        c.query_row("SELECT id FROM files WHERE path = ?1", [path], |r| r.get(0))
-            .map_err(|e| ArchiveError::sql("looking up the input file", e))
-    }
-
-    fn write_chunk(&mut self, name: &str, file_id: i64, p: &Processed) -> Result<(), ArchiveError> {
-        let batch_started = match self.batch_started {
-            Some(t) => t,
+    /// Opens a batch transaction unless one is open; returns when it began.
+    fn batch(&mut self) -> Result<Instant, ArchiveError> {
+        match self.batch_started {
+            Some(t) => Ok(t),
             None => {
                 self.archive
                     .conn
                     .execute_batch("BEGIN IMMEDIATE")
                     .map_err(|e| ArchiveError::sql("starting a batch", e))?;
-                *self.batch_started.insert(Instant::now())
+                Ok(*self.batch_started.insert(Instant::now()))
             }
+        }
+    }
+
+    /// Decides, before anything is read, which inputs to read: gives each
+    /// its `files` row, and leaves out (recording them as `unchanged`) the
+    /// files whose size and content hash equal those of a complete read of
+    /// an earlier finished import, read the same way; `reread` reads all.
+    /// The files are hashed before the write lock is taken, so a concurrent
+    /// import waits only for the few rows written here.
+    pub fn plan(
+        &mut self,
+        inputs: &[Input],
+        settings: Settings,
+        reread: bool,
+    ) -> Result<Plan, PlanError> {
+        self.settings = settings;
+        let mut identities = Vec::with_capacity(inputs.len());
+        let mut unchanged = Vec::with_capacity(inputs.len());
+        for input in inputs {
+            let file = || input.name();
+            let identity = input.origin.identity().map_err(|source| PlanError::Input {
+                file: file(),
+                source,
+            })?;
+            let same = match (&input.origin, reread) {
+                (Origin::Path(path), false) => self
+                    .unchanged_content(&identity, &input.name(), path, &input.framing)
+                    .map_err(|e| match e {
+                        Unchanged::Archive(e) => PlanError::Archive(e),
+                        Unchanged::Input(source) => PlanError::Input {
+                            file: file(),
+                            source,
+                        },
+                    })?,
+                _ => None,
+            };
+            identities.push(identity);
+            unchanged.push(same);
+        }
+        let mut plan = Plan::default();
+        let mut file_ids = Vec::with_capacity(inputs.len());
+        self.batch()?;
+        for ((input, identity), same) in inputs.iter().zip(&identities).zip(unchanged) {
+            let id = self.file_row(identity, &input.name())?;
+            match same {
+                Some(content) => {
+                    self.record_read(id, "unchanged", &input.framing, Some(content))?;
+                    self.progress.input_done(content.bytes);
+                    plan.unchanged.push(input.clone());
+                }
+                None => {
+                    file_ids.push(Some(id));
+                    plan.read.push(input.clone());
+                }
+            }
+        }
+        self.commit()?;
+        self.file_ids = file_ids;
+        self.files = vec![FileCounts::default(); plan.read.len()];
+        Ok(plan)
+    }
+
+    /// The content of `path` if it is that of a complete read of an earlier
+    /// finished import of this file, read the same way; `None` otherwise.
+    /// Hashes the file only when its size matches such a read.
+    fn unchanged_content(
+        &self,
+        identity: &Identity,
+        name: &str,
+        path: &std::path::Path,
+        framing: &Framing,
+    ) -> Result<Option<Content>, Unchanged> {
+        let Some(id) = self.find_file(identity, name)? else {
+            return Ok(None);
         };
+        let meta = std::fs::metadata(path).map_err(Unchanged::Input)?;
+        // A pipe or a device is known only by reading it, which consumes it.
+        if !meta.is_file() {
+            return Ok(None);
+        }
+        let size = meta.len();
+        let e = |e| Unchanged::Archive(ArchiveError::sql("looking up earlier reads of a file", e));
+        let hashes: HashSet<String> = self
+            .archive
+            .conn
+            .prepare_cached(
+                "SELECT r.content_hash FROM file_reads AS r JOIN imports AS i ON i.id = r.import_id
+                 WHERE r.file_id = ?1 AND r.complete = 1 AND r.bytes = ?2 AND r.read_as = ?3
+                   AND r.content_hash IS NOT NULL AND i.status = 'finished'",
+            )
+            .map_err(e)?
+            .query_map(
+                params![id, size, read_as(framing, self.settings, self.dedup)],
+                |r| r.get(0),
+            )
+            .map_err(e)?
+            .collect::<Result<_, _>>()
+            .map_err(e)?;
+        if hashes.is_empty() {
+            return Ok(None);
+        }
+        let content = content_of(path).map_err(Unchanged::Input)?;
+        Ok((content.bytes == size && hashes.contains(&content.hash_hex())).then_some(content))
+    }
+
+    /// The `files` row of an input, if it has one: for a file, the row of
+    /// its real path, or else a row from before real paths were recorded
+    /// whose path is this spelling or the real path (see [`Self::file_row`]).
+    fn find_file(&self, identity: &Identity, name: &str) -> Result<Option<i64>, ArchiveError> {
+        let c = &self.archive.conn;
+        let e = |e| ArchiveError::sql("looking up the input file", e);
+        match identity {
+            Identity::Stdin { name } => c
+                .query_row(
+                    "SELECT id FROM files WHERE kind = 'stdin' AND path = ?1",
+                    [name],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(e),
+            Identity::File { real_path } => {
+                let found = c
+                    .query_row(
+                        "SELECT id FROM files WHERE real_path = ?1",
+                        [real_path],
+                        |r| r.get(0),
+                    )
+                    .optional()
+                    .map_err(e)?;
+                if found.is_some() {
+                    return Ok(found);
+                }
+                // An absolute path that is the real path names this file
+                // wherever the import ran; a relative one is the best guess.
+                c.query_row(
+                    "SELECT id FROM files
+                     WHERE kind = 'file' AND real_path IS NULL AND path IN (?1, ?2)
+                     ORDER BY path = ?2 DESC, id LIMIT 1",
+                    [name, real_path.as_str()],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(e)
+            }
+        }
+    }
+
+    /// The `files` row of an input, made if it has none. A row recorded
+    /// before real paths were (schema 8) is taken by the first file
+    /// imported under its path, as the old importer matched it, and gets
+    /// that file's real path: the same spelling from another folder is then
+    /// another file. Must run inside a batch.
+    fn file_row(&mut self, identity: &Identity, name: &str) -> Result<i64, ArchiveError> {
+        let found = self.find_file(identity, name)?;
+        let c = &self.archive.conn;
+        let e = |e| ArchiveError::sql("recording the input file", e);
+        match (identity, found) {
+            (Identity::File { real_path }, Some(id)) => {
+                c.execute(
+                    "UPDATE files SET real_path = ?2 WHERE id = ?1 AND real_path IS NULL",
+                    params![id, real_path],
+                )
+                .map_err(e)?;
+                Ok(id)
+            }
+            (Identity::Stdin { .. }, Some(id)) => Ok(id),
+            (Identity::File { real_path }, None) => {
+                c.execute(
+                    "INSERT INTO files (path, real_path, kind) VALUES (?1, ?2, 'file')",
+                    params![name, real_path],
+                )
+                .map_err(e)?;
+                Ok(c.last_insert_rowid())
+            }
+            (Identity::Stdin { name }, None) => {
+                c.execute(
+                    "INSERT INTO files (path, kind) VALUES (?1, 'stdin')",
+                    params![name],
+                )
+                .map_err(e)?;
+                Ok(c.last_insert_rowid())
+            }
+        }
+    }
+
+    /// Records this import's read of a file: `content` when it is known
+    /// (the read reached the end), which makes the read complete.
+    fn record_read(
+        &mut self,
+        file_id: i64,
+        action: &str,
+        framing: &Framing,
+        content: Option<Content>,
+    ) -> Result<(), ArchiveError> {
+        self.batch()?;
+        self.archive
+            .conn
+            .prepare_cached(
+                "INSERT INTO file_reads
+                     (file_id, import_id, action, read_as, bytes, content_hash, complete)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 ON CONFLICT (file_id, import_id) DO UPDATE SET
+                     action = excluded.action, read_as = excluded.read_as,
+                     bytes = excluded.bytes, content_hash = excluded.content_hash,
+                     complete = excluded.complete",
+            )
+            .and_then(|mut st| {
+                st.execute(params![
+                    file_id,
+                    self.import_id,
+                    action,
+                    read_as(framing, self.settings, self.dedup),
+                    content.map(|c| c.bytes),
+                    content.map(|c| c.hash_hex()),
+                    content.is_some(),
+                ])
+            })
+            .map(|_| ())
+            .map_err(|e| ArchiveError::sql("recording the read of a file", e))
+    }
+
+    /// The `files` row of input `index` of the run, found before if it was.
+    fn file_id_of(&mut self, index: usize, input: &Input) -> Result<i64, ArchiveError> {
+        if let Some(id) = self.file_ids.get(index).copied().flatten() {
+            return Ok(id);
+        }
+        let identity = input.origin.identity().map_err(|e| ArchiveError::Sql {
+            context: format!("{}: finding the file's real path: {e}", input.name()),
+            source: rusqlite::Error::InvalidQuery,
+        })?;
+        self.batch()?;
+        let id = self.file_row(&identity, &input.name())?;
+        if let Some(slot) = self.file_ids.get_mut(index) {
+            *slot = Some(id);
+        }
+        Ok(id)
+    }
+
+    fn write_chunk(&mut self, name: &str, file_id: i64, p: &Processed) -> Result<(), ArchiveError> {
+        let batch_started = self.batch()?;
         let tx = &self.archive.conn;
         let (c, shown) = ChunkLines::new(
             tx,
@@ -302,24 +608,43 @@ impl Sink for ImportWriter<'_> {
             self.progress.input_done(self.current_len);
         }
         self.current_len = len.unwrap_or(0);
-        let id = self.file_id(&input.name())?;
-        if let Some(slot) = self.file_ids.get_mut(index) {
-            *slot = Some(id);
-        }
-        Ok(())
+        let id = self.file_id_of(index, input)?;
+        self.record_read(id, "read", &input.framing, None)
     }
 
     fn write(&mut self, inputs: &[Input], p: &Processed) -> Result<(), ArchiveError> {
-        let name = inputs.get(p.input).map(Input::name).unwrap_or_default();
-        let file_id = match self.file_ids.get(p.input).copied().flatten() {
-            Some(id) => id,
-            None => self.file_id(&name)?,
+        let Some(input) = inputs.get(p.input) else {
+            return Ok(());
         };
+        let name = input.name();
+        let file_id = self.file_id_of(p.input, input)?;
         self.write_chunk(&name, file_id, p)?;
         let secs = self.elapsed().max(1e-9);
         let done = self.counts.stored + self.counts.duplicates + self.counts.rejected;
         self.progress
             .update(p.chunk.offset, self.counts.lines, done as f64 / secs);
         Ok(())
+    }
+
+    fn end_input(
+        &mut self,
+        index: usize,
+        input: &Input,
+        content: Option<Content>,
+    ) -> Result<(), ArchiveError> {
+        let id = self.file_id_of(index, input)?;
+        self.record_read(id, "read", &input.framing, content)
+    }
+}
+
+/// Why [`ImportWriter::unchanged_content`] could not tell.
+enum Unchanged {
+    Archive(ArchiveError),
+    Input(io::Error),
+}
+
+impl From<ArchiveError> for Unchanged {
+    fn from(e: ArchiveError) -> Unchanged {
+        Unchanged::Archive(e)
     }
 }

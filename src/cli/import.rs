@@ -7,6 +7,9 @@
 //! (see [`super::run`]). Printing cannot change it: a closed standard output
 //! only ends the printing. `--silent` prints nothing when the status is 0,
 //! and everything (the summary moved to stderr) otherwise.
+//!
+//! Files whose content an earlier finished import read in full are skipped
+//! unread (`--reread` reads them), and counted as unchanged in the summary.
 
 use std::fmt::Write as _;
 use std::str::FromStr;
@@ -18,7 +21,7 @@ use clap::{Args, ValueEnum};
 use super::output::{Out, OutputError, note};
 use super::signals::{Interrupt, Signal};
 use super::{DbArg, EXIT_REJECTS, InputArgs, thousands};
-use crate::archive::writer::{Counts, Dedup, FileCounts, ImportWriter};
+use crate::archive::writer::{Counts, Dedup, FileCounts, ImportWriter, Plan};
 use crate::archive::{Archive, Tuning};
 use crate::input::Framing;
 use crate::pipeline::{self, Ended, Input, Options, Settings, Stored};
@@ -49,6 +52,10 @@ pub struct ImportArgs {
     /// 0); otherwise print everything, the summary on stderr. Implies --quiet.
     #[arg(long)]
     pub silent: bool,
+    /// Read every file, even one whose content was imported in full before
+    /// (by default such a file is skipped unread: same size, same hash).
+    #[arg(long)]
+    pub reread: bool,
     /// SQLite page cache in MiB: bounds memory; larger keeps big archives
     /// fast. Lookups of stored puzzles (re-runs) use half as much again.
     #[arg(long, value_name = "MIB", default_value_t = 256)]
@@ -120,6 +127,8 @@ struct Summary<'a> {
     /// Earlier imports found killed, marked `interrupted` by this one.
     interrupted_imports: &'a [i64],
     files: Vec<String>,
+    /// Files left unread: their content was imported in full before.
+    unchanged_files: usize,
     #[serde(flatten)]
     counts: Counts,
     seconds: f64,
@@ -174,13 +183,20 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         hint: a.input.kind.hint(),
         canonical: !a.no_canonical,
     };
+    let plan = match writer.plan(&inputs, settings, a.reread) {
+        Ok(plan) => plan,
+        Err(e) => {
+            writer.finish(Some(&e.to_string()))?;
+            return Err(e.into());
+        }
+    };
     let opts = Options {
         settings,
         jobs: a.input.jobs,
         stored,
         stop: Some(interrupt.flag()),
     };
-    let outcome = pipeline::run(&inputs, &opts, &mut writer);
+    let outcome = pipeline::run(&plan.read, &opts, &mut writer);
     // Record the end even after a failure, unless the archive itself is what failed.
     let finished = match &outcome {
         Ok(Ended::Complete) => writer.finish(None),
@@ -204,7 +220,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     if a.silent && code == 0 {
         return Ok(0);
     }
-    match report(&a, &inputs, &writer, signal, exceeded) {
+    match report(&a, &inputs, &plan, &writer, signal, exceeded) {
         // The status stands: the archive work is done and recorded.
         Ok(()) | Err(OutputError::Closed) => Ok(code),
         Err(e) => Err(e.into()),
@@ -216,6 +232,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
 fn report(
     a: &ImportArgs,
     inputs: &[Input],
+    plan: &Plan,
     writer: &ImportWriter,
     signal: Option<Signal>,
     exceeded: bool,
@@ -234,6 +251,7 @@ fn report(
         max_rejects_exceeded: exceeded,
         interrupted_imports: &writer.interrupted,
         files: inputs.iter().map(|i| i.name()).collect(),
+        unchanged_files: plan.unchanged.len(),
         counts: c,
         seconds,
         puzzles_per_second: puzzles as f64 / seconds.max(1e-9),
@@ -271,7 +289,7 @@ fn report(
         let mut out = Out::stdout();
         out.write_all(text.as_bytes()).and_then(|_| out.flush())
     };
-    for (input, f) in inputs.iter().zip(&writer.files) {
+    for (input, f) in plan.read.iter().zip(&writer.files) {
         if let Some(w) = all_rejected(a, input, f) {
             note!("{w}");
         }
@@ -285,7 +303,8 @@ fn report(
         );
     }
     if let Some(s) = signal {
-        let reached = inputs
+        let reached = plan
+            .read
             .iter()
             .zip(&writer.files)
             .rev()
@@ -317,6 +336,13 @@ fn human_summary(s: &Summary, interrupted: bool) -> String {
         thousands(c.lines),
         if interrupted { " (interrupted)" } else { "" }
     );
+    if s.unchanged_files > 0 {
+        let _ = writeln!(
+            t,
+            "  unchanged files {:>8}  (skipped: imported in full before; --reread reads them)",
+            thousands(s.unchanged_files as u64)
+        );
+    }
     let _ = writeln!(t, "  stored      {:>12}", thousands(c.stored));
     let _ = writeln!(t, "  duplicates  {:>12}", thousands(c.duplicates));
     if c.isomorphs > 0 {

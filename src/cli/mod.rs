@@ -113,6 +113,10 @@ pub struct InputArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// The name standard input (`-`) goes by, in messages and in the
+    /// archive: imports of the same name are one file there.
+    #[arg(long, value_name = "NAME", default_value = "-")]
+    pub stdin_name: String,
 }
 
 impl InputArgs {
@@ -121,7 +125,7 @@ impl InputArgs {
         self.files
             .iter()
             .map(|f| {
-                let origin = Origin::from_arg(f);
+                let origin = Origin::from_arg(f, &self.stdin_name);
                 let framing = framing_for(&origin, self.csv, column.clone());
                 Input { origin, framing }
             })
@@ -132,7 +136,7 @@ impl InputArgs {
     pub fn total_bytes(&self, inputs: &[Input]) -> Option<u64> {
         inputs.iter().try_fold(0u64, |acc, i| match &i.origin {
             Origin::Path(p) => std::fs::metadata(p).ok().map(|m| acc + m.len()),
-            Origin::Stdin => None,
+            Origin::Stdin { .. } => None,
         })
     }
 }

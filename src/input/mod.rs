@@ -4,6 +4,14 @@
 //! Owns file handling and framing only; what a line means is decided by the
 //! pipeline and the domain core. Every outside-world read of puzzle input
 //! happens here.
+//!
+//! It also says what an input *is*, for the archive: its [`Identity`] (a
+//! file's canonical path, standard input's name), and its [`Content`], the
+//! size and XXH128 of its bytes as stored. Every reader hashes what passes
+//! through it ([`Hashing`], beneath any decoding, so a compressed file's
+//! hash is that of its compressed bytes) and publishes the result only at
+//! the end of the input; [`content_of`] hashes a whole file ahead, to prove
+//! it unchanged without parsing it.
 
 pub mod csv_file;
 pub mod extract;
@@ -13,6 +21,9 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use xxhash_rust::xxh3::Xxh3Default;
 
 /// Longest line kept, in bytes. A line longer than any puzzle string plus a
 /// generous trailing comment is rejected without being held whole.
@@ -25,26 +36,148 @@ pub const CHUNK_LINES: usize = 8192;
 /// Where input comes from: a path, or `-` for standard input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
-    Stdin,
+    /// Standard input, under the name given with `--stdin-name` (`-` by default).
+    Stdin {
+        name: String,
+    },
     Path(PathBuf),
 }
 
+/// What makes two inputs one file in the archive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Identity {
+    /// A file, by its canonical absolute path (symlinks, `.` and `..`
+    /// resolved): `x.txt`, `./x.txt`, its absolute path and a link to it
+    /// are one file; `x.txt` in another folder is another.
+    File { real_path: String },
+    /// Standard input, by its name: its content is not known before reading.
+    Stdin { name: String },
+}
+
 impl Origin {
-    pub fn from_arg(arg: &Path) -> Origin {
+    /// The origin of a command-line argument; `stdin_name` names `-`.
+    pub fn from_arg(arg: &Path, stdin_name: &str) -> Origin {
         if arg.as_os_str() == "-" {
-            Origin::Stdin
+            Origin::Stdin {
+                name: stdin_name.to_string(),
+            }
         } else {
             Origin::Path(arg.to_path_buf())
         }
     }
 
-    /// The name used in messages and stored in the archive's `files.path`.
+    /// The name used in messages and stored in the archive's `files.path`
+    /// when the file is first imported.
     pub fn display_name(&self) -> String {
         match self {
-            Origin::Stdin => "-".to_string(),
+            Origin::Stdin { name } => name.clone(),
             Origin::Path(p) => p.display().to_string(),
         }
     }
+
+    /// The identity of the input. A path that cannot be resolved (a
+    /// process substitution's `/dev/fd/63` leads to a pipe, not a path) is
+    /// known by itself made absolute. (A path that is not UTF-8 is stored
+    /// with its bad bytes replaced.)
+    pub fn identity(&self) -> io::Result<Identity> {
+        match self {
+            Origin::Stdin { name } => Ok(Identity::Stdin { name: name.clone() }),
+            Origin::Path(p) => {
+                let real = std::fs::canonicalize(p).or_else(|_| std::path::absolute(p))?;
+                Ok(Identity::File {
+                    real_path: real.to_string_lossy().into_owned(),
+                })
+            }
+        }
+    }
+}
+
+/// The size and the XXH128 hash of an input's bytes as stored (before any
+/// decompression): what tells an unchanged file from a changed one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Content {
+    pub bytes: u64,
+    pub hash: u128,
+}
+
+impl Content {
+    /// The hash as 32 hex digits, as `xxhsum -H2` prints it.
+    pub fn hash_hex(&self) -> String {
+        format!("{:032x}", self.hash)
+    }
+}
+
+/// Hashes the bytes read through it; when the inner reader reaches its end,
+/// the total is published for [`Tally::content`]. Wraps the raw file or
+/// stream, beneath any decoding, so the hash is that of the bytes stored.
+pub struct Hashing<R> {
+    inner: R,
+    state: Box<Xxh3Default>,
+    bytes: u64,
+    end: Tally,
+}
+
+/// The [`Content`] of an input once it has been read to its end.
+#[derive(Clone, Debug, Default)]
+pub struct Tally(Arc<OnceLock<Content>>);
+
+impl Tally {
+    /// `None` until the reader reached the end of its input.
+    pub fn content(&self) -> Option<Content> {
+        self.0.get().copied()
+    }
+}
+
+impl<R: Read> Hashing<R> {
+    pub fn new(inner: R) -> (Hashing<R>, Tally) {
+        let end = Tally::default();
+        let h = Hashing {
+            inner,
+            state: Box::new(Xxh3Default::new()),
+            bytes: 0,
+            end: end.clone(),
+        };
+        (h, end)
+    }
+}
+
+impl<R: Read> Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        match buf.get(..n) {
+            Some(read) if n > 0 => {
+                self.state.update(read);
+                self.bytes += n as u64;
+            }
+            // Zero bytes into a non-empty buffer: the end of the input.
+            _ if !buf.is_empty() => {
+                let _ = self.end.0.set(Content {
+                    bytes: self.bytes,
+                    hash: self.state.digest128(),
+                });
+            }
+            _ => {}
+        }
+        Ok(n)
+    }
+}
+
+/// Reads a whole file to hash it: the proof that a file is unchanged.
+/// (xxh3 hashes far faster than the disk or the page cache delivers.)
+pub fn content_of(path: &Path) -> io::Result<Content> {
+    let (mut read, tally) = Hashing::new(File::open(path)?);
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        match read.read(&mut buf) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    tally
+        .content()
+        .ok_or_else(|| io::Error::other("the read stopped before the end of the file"))
 }
 
 /// How a file's lines are framed.
@@ -83,7 +216,7 @@ pub fn framing_for(origin: &Origin, force_csv: bool, column: Option<ColumnChoice
             .extension()
             .and_then(|e| e.to_str())
             .map(str::to_ascii_lowercase),
-        Origin::Stdin => None,
+        Origin::Stdin { .. } => None,
     };
     match ext.as_deref() {
         Some("tsv") | Some("tab") => Framing::Csv {
@@ -177,7 +310,7 @@ pub trait ChunkReader: Send {
 /// Opens an origin for reading; the error says which file could not be read.
 pub fn open(origin: &Origin) -> io::Result<(Box<dyn Read + Send>, Option<u64>)> {
     match origin {
-        Origin::Stdin => Ok((Box::new(io::stdin()), None)),
+        Origin::Stdin { .. } => Ok((Box::new(io::stdin()), None)),
         Origin::Path(p) => {
             let f = File::open(p)?;
             let meta = f.metadata()?;
@@ -189,17 +322,73 @@ pub fn open(origin: &Origin) -> io::Result<(Box<dyn Read + Send>, Option<u64>)> 
     }
 }
 
-/// Opens an origin and frames it.
+/// Opens an origin and frames it. The [`Tally`] gets the content's size
+/// and hash when the reader reaches the end.
 pub fn reader(
     origin: &Origin,
     framing: &Framing,
-) -> io::Result<(Box<dyn ChunkReader>, Option<u64>)> {
+) -> io::Result<(Box<dyn ChunkReader>, Option<u64>, Tally)> {
     let (read, len) = open(origin)?;
+    let (read, tally) = Hashing::new(read);
     let r: Box<dyn ChunkReader> = match framing {
         Framing::Text => Box::new(text::TextReader::new(read)),
         Framing::Csv { delimiter, column } => {
             Box::new(csv_file::CsvReader::new(read, *delimiter, column.clone()))
         }
     };
-    Ok((r, len))
+    Ok((r, len, tally))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn content_is_published_at_the_end_only_and_equals_a_whole_file_hash() {
+        let dir = tempfile::tempdir().unwrap();
+        let text: Vec<u8> = (0..300_000u32).flat_map(|i| i.to_le_bytes()).collect();
+        let path = dir.path().join("x.bin");
+        std::fs::write(&path, &text).unwrap();
+        let (mut read, tally) = Hashing::new(File::open(&path).unwrap());
+        let mut buf = vec![0u8; 1000];
+        read.read_exact(&mut buf).unwrap();
+        assert_eq!(tally.content(), None, "not at the end yet");
+        io::copy(&mut read, &mut io::sink()).unwrap();
+        let whole = Content {
+            bytes: text.len() as u64,
+            hash: xxhash_rust::xxh3::xxh3_128(&text),
+        };
+        assert_eq!(tally.content(), Some(whole));
+        assert_eq!(content_of(&path).unwrap(), whole);
+    }
+
+    #[test]
+    fn the_hash_reads_as_xxhsum_prints_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("empty");
+        std::fs::write(&path, b"").unwrap();
+        // `xxhsum -H2` of an empty file.
+        assert_eq!(
+            content_of(&path).unwrap().hash_hex(),
+            "99aa06d3014798d86001c324468d497f"
+        );
+    }
+
+    #[test]
+    fn spellings_of_one_file_have_one_identity() {
+        let dir = tempfile::tempdir().unwrap();
+        let sub = dir.path().join("d");
+        std::fs::create_dir(&sub).unwrap();
+        std::fs::write(sub.join("x.txt"), b"1").unwrap();
+        let one = |p: PathBuf| Origin::from_arg(&p, "-").identity().unwrap();
+        let real = one(sub.join("x.txt"));
+        assert_eq!(one(sub.join("./x.txt")), real);
+        assert_eq!(one(dir.path().join("d/../d/x.txt")), real);
+        assert_eq!(
+            Origin::from_arg(Path::new("-"), "feed").identity().unwrap(),
+            Identity::Stdin {
+                name: "feed".into()
+            }
+        );
+    }
 }

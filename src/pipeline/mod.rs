@@ -23,7 +23,7 @@ use std::thread;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, bounded};
 use rayon::prelude::*;
 
-use crate::input::{self, Chunk, Framing, Origin};
+use crate::input::{self, Chunk, Content, Framing, Origin};
 pub use process::{Known, Outcome, Record, Rejection, Settings, Stored};
 
 /// One input to read, and how its lines are framed.
@@ -59,6 +59,17 @@ pub trait Sink {
     ) -> Result<(), Self::Error>;
     /// The next chunk, in input order.
     fn write(&mut self, inputs: &[Input], processed: &Processed) -> Result<(), Self::Error>;
+    /// Every line of an input has been written; `content` is the size and
+    /// hash of what was read, when the reader saw the input's end.
+    fn end_input(
+        &mut self,
+        index: usize,
+        input: &Input,
+        content: Option<Content>,
+    ) -> Result<(), Self::Error> {
+        let _ = (index, input, content);
+        Ok(())
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -122,15 +133,38 @@ fn mostly_stored(chunk: &Chunk, settings: Settings, stored: &dyn Stored) -> bool
 }
 
 enum Read {
-    Begin { input: usize, len: Option<u64> },
-    Chunk { input: usize, chunk: Chunk },
-    Failed { input: usize, error: io::Error },
+    Begin {
+        input: usize,
+        len: Option<u64>,
+    },
+    Chunk {
+        input: usize,
+        chunk: Chunk,
+    },
+    End {
+        input: usize,
+        content: Option<Content>,
+    },
+    Failed {
+        input: usize,
+        error: io::Error,
+    },
 }
 
 enum Done {
-    Begin { input: usize, len: Option<u64> },
+    Begin {
+        input: usize,
+        len: Option<u64>,
+    },
     Chunk(Processed),
-    Failed { input: usize, error: io::Error },
+    End {
+        input: usize,
+        content: Option<Content>,
+    },
+    Failed {
+        input: usize,
+        error: io::Error,
+    },
 }
 
 /// Checks that every input can be opened before any work starts, so a typo
@@ -148,7 +182,7 @@ pub fn check_inputs(inputs: &[Input]) -> Result<(), (String, io::Error)> {
 /// because `stop` was raised.
 fn read_all(inputs: Vec<Input>, tx: Sender<Read>, stop: Option<Arc<AtomicBool>>) -> bool {
     for (index, inp) in inputs.iter().enumerate() {
-        let (mut reader, len) = match input::reader(&inp.origin, &inp.framing) {
+        let (mut reader, len, tally) = match input::reader(&inp.origin, &inp.framing) {
             Ok(r) => r,
             Err(error) => {
                 let _ = tx.send(Read::Failed {
@@ -177,7 +211,19 @@ fn read_all(inputs: Vec<Input>, tx: Sender<Read>, stop: Option<Arc<AtomicBool>>)
                         return true;
                     }
                 }
-                Ok(None) => break,
+                Ok(None) => {
+                    let content = tally.content();
+                    if tx
+                        .send(Read::End {
+                            input: index,
+                            content,
+                        })
+                        .is_err()
+                    {
+                        return true;
+                    }
+                    break;
+                }
                 Err(error) => {
                     let _ = tx.send(Read::Failed {
                         input: index,
@@ -208,6 +254,9 @@ fn process_all(
         match msg {
             Read::Begin { input, len } => {
                 let _ = one_tx.send(Done::Begin { input, len });
+            }
+            Read::End { input, content } => {
+                let _ = one_tx.send(Done::End { input, content });
             }
             Read::Failed { input, error } => {
                 let _ = one_tx.send(Done::Failed { input, error });
@@ -299,6 +348,9 @@ pub fn run<S: Sink>(
                     // The thread is gone only if it panicked: free here then.
                     let _ = free_tx.send(p);
                 }
+                Done::End { input, content } => sink
+                    .end_input(input, &inputs[input], content)
+                    .map_err(RunError::Sink)?,
                 Done::Failed { input, error } => {
                     return Err(RunError::Read {
                         file: inputs[input].name(),

@@ -144,7 +144,8 @@ fn a_second_import_of_the_same_files_stores_nothing_new() {
         )
     };
     let before = snapshot(&w);
-    let second = w.import(&refs, &[]);
+    // Read again line by line: without --reread the files are skipped unread.
+    let second = w.import(&refs, &["--reread"]);
     assert_eq!(n(&second, "stored"), 0, "{second}");
     assert_eq!(
         n(&second, "duplicates"),
@@ -403,7 +404,7 @@ fn a_puzzle_whose_key_another_holds_is_stored_under_the_next_key_never_merged() 
             rusqlite::params![&forged, key],
         )
         .unwrap();
-    let again = w.import(&[&f], &[]);
+    let again = w.import(&[&f], &["--reread"]);
     assert_eq!(
         (
             n(&again, "stored"),
@@ -435,7 +436,7 @@ fn a_puzzle_whose_key_another_holds_is_stored_under_the_next_key_never_merged() 
     );
     // A third run finds it there, through the workers' lookups and the
     // writer's alike: every line a duplicate.
-    for args in [&[][..], &["--jobs", "1"][..]] {
+    for args in [&["--reread"][..], &["--reread", "--jobs", "1"][..]] {
         let third = w.import(&[&f], args);
         assert_eq!(
             (n(&third, "stored"), n(&third, "duplicates")),

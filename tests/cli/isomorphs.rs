@@ -248,12 +248,14 @@ fn an_archive_from_schema_5_gets_integer_keys_that_find_its_puzzles_and_says_so(
         }
         conn.execute("INSERT INTO imports (arguments) VALUES ('[]')", [])
             .unwrap();
-        // Three of the four puzzles, under schema 5's 16-byte keys.
+        // Three of the four puzzles, under schema 5's 16-byte keys (with
+        // long encodings: their old table's pages must outnumber those
+        // the later migrations' new tables take from the free ones).
         for (i, p) in puzzles[..3].iter().enumerate() {
             conn.execute(
                 "INSERT INTO puzzles (type, clues, givens, encoding, solutions, import_id, key)
-                 VALUES ('sudoku', 20, ?1, '', 1, 1, ?2)",
-                rusqlite::params![p, vec![i as u8; 16]],
+                 VALUES ('sudoku', 20, ?1, ?3, 1, 1, ?2)",
+                rusqlite::params![p, vec![i as u8; 16], "0".repeat(8000)],
             )
             .unwrap();
         }
@@ -269,7 +271,7 @@ fn an_archive_from_schema_5_gets_integer_keys_that_find_its_puzzles_and_says_so(
     assert!(out.status.success(), "{out:?}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("upgrading puzzles.sqlite from schema 5 to 7"),
+        stderr.contains("upgrading puzzles.sqlite from schema 5 to 8"),
         "{stderr}"
     );
     let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();

@@ -288,9 +288,10 @@ fn a_signal_stops_a_run_waiting_on_a_silent_pipe_and_commits_the_batch_in_flight
     assert_eq!(w.count("SELECT count(*) FROM puzzles"), 16384);
 }
 
-/// `import --json` with `extra` options; the exit status, the summary and stderr.
+/// `import` with `extra` options, reading every file even if imported
+/// before; the exit status, the summary and stderr.
 fn import_with(w: &Workdir, files: &[&str], extra: &[&str]) -> (Option<i32>, String, String) {
-    let mut args = vec!["import", "--quiet"];
+    let mut args = vec!["import", "--quiet", "--reread"];
     args.extend_from_slice(extra);
     args.extend_from_slice(files);
     let out = w.output(&args);
@@ -415,7 +416,7 @@ fn silent_prints_nothing_on_success_and_the_summary_on_stderr_otherwise() {
 
     let out = w.output(
         &[
-            &["import", "--silent", "--max-rejects", "5"],
+            &["import", "--silent", "--reread", "--max-rejects", "5"],
             files.as_slice(),
         ]
         .concat(),
