@@ -61,8 +61,8 @@ impl Sink for Report {
 }
 
 pub fn run(a: CheckArgs) -> anyhow::Result<u8> {
-    let inputs = a.input.inputs();
-    pipeline::check_inputs(&inputs).map_err(|(file, e)| anyhow::anyhow!("{file}: {e}"))?;
+    // No archive: nothing to leave out.
+    let (inputs, opened) = super::open_inputs(&a.input, &[])?;
     let mut report = Report {
         progress: Some(Progress::new(None, a.input.quiet)),
         ..Report::default()
@@ -75,7 +75,7 @@ pub fn run(a: CheckArgs) -> anyhow::Result<u8> {
         jobs: a.input.jobs,
         stored: None,
     };
-    let result = pipeline::run(&inputs, &opts, &mut report);
+    let result = pipeline::run(&inputs, opened, &opts, &mut report);
     if let Some(p) = &report.progress {
         p.finish();
     }

@@ -60,8 +60,7 @@ struct Summary<'a> {
 }
 
 pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
-    let inputs = a.input.inputs();
-    pipeline::check_inputs(&inputs).map_err(|(file, e)| anyhow::anyhow!("{file}: {e}"))?;
+    let (inputs, opened) = super::open_inputs(&a.input, &a.db.files())?;
     a.db.announce_upgrade(a.input.quiet);
     let mut archive = Archive::open_or_create(
         &a.db.db,
@@ -71,7 +70,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         },
     )
     .with_context(|| format!("cannot open archive {}", a.db.db.display()))?;
-    let progress = Progress::new(a.input.total_bytes(&inputs), a.input.quiet);
+    let progress = Progress::new(InputArgs::total_bytes(&opened), a.input.quiet);
     let arguments: Vec<String> = std::env::args().collect();
     let dedup = match a.dedup {
         DedupArg::Exact => Dedup::Exact,
@@ -97,7 +96,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         jobs: a.input.jobs,
         stored,
     };
-    let outcome = pipeline::run(&inputs, &opts, &mut writer);
+    let outcome = pipeline::run(&inputs, opened, &opts, &mut writer);
     let error = outcome.as_ref().err().map(RunError::to_string);
     // Record the end even after a failure, unless the archive itself is what failed.
     let finished = writer.finish(error.as_deref());

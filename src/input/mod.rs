@@ -1,12 +1,28 @@
-//! Reading input: turns files and standard input into [`Chunk`]s of lines (or
-//! CSV fields) for the pipeline, with line numbers and bounded memory.
+//! Reading input: turns files, folders, pipes and standard input into
+//! [`Chunk`]s of lines (or CSV fields) for the pipeline, with line numbers
+//! and bounded memory.
 //!
 //! Owns file handling and framing only; what a line means is decided by the
 //! pipeline and the domain core. Every outside-world read of puzzle input
-//! happens here.
+//! happens here. The layers, each in its own file:
+//!
+//! - [`folder`]: a folder on the command line becomes its files, sorted;
+//! - [`open`]: each input is opened exactly once (a named pipe or
+//!   `/dev/fd/N` cannot be opened twice), up front, and the handle is what
+//!   the reader thread reads;
+//! - [`decompress`]: gzip, zstd, xz and bzip2 are recognised by their magic
+//!   bytes and decoded as a stream;
+//! - [`text`] splits the (decoded) bytes into physical lines, and [`csv_file`]
+//!   parses each line of a CSV/TSV file on its own, so that no quote can
+//!   reach past its line.
+//!
+//! Line numbers are always physical lines of the decoded text, and every
+//! physical line becomes exactly one [`Item`].
 
 pub mod csv_file;
+pub mod decompress;
 pub mod extract;
+pub mod folder;
 pub mod text;
 
 use std::fs::File;
@@ -76,13 +92,22 @@ impl ColumnChoice {
 }
 
 /// Chooses the framing: `.csv` is comma-separated, `.tsv`/`.tab` tab-separated,
-/// anything else text unless `force_csv`.
+/// anything else text unless `force_csv`. A compression suffix does not
+/// count: `x.csv.gz` is a CSV file (whether it is compressed is told by its
+/// content, see [`decompress`]).
 pub fn framing_for(origin: &Origin, force_csv: bool, column: Option<ColumnChoice>) -> Framing {
     let ext = match origin {
-        Origin::Path(p) => p
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase),
+        Origin::Path(p) => {
+            let mut name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().to_ascii_lowercase());
+            if let Some(n) = &mut name
+                && let Some(stem) = decompress::SUFFIXES.iter().find_map(|s| n.strip_suffix(s))
+            {
+                *n = stem.to_string();
+            }
+            name.and_then(|n| n.rsplit_once('.').map(|(_, e)| e.to_string()))
+        }
         Origin::Stdin => None,
     };
     match ext.as_deref() {
@@ -105,24 +130,28 @@ pub fn framing_for(origin: &Origin, force_csv: bool, column: Option<ColumnChoice
 /// One input line (or CSV record) inside a chunk's buffer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Item {
-    /// 1-based line number in the file.
+    /// 1-based physical line number in the (decompressed) input.
     pub line: u64,
-    /// The line as read (at most [`MAX_LINE`] bytes), without its terminator.
+    /// The line as read (at most [`MAX_LINE`] bytes, or
+    /// [`csv_file::CSV_LINE_CAP`] in a CSV file), without its terminator.
     pub raw: Range<usize>,
     pub kind: ItemKind,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ItemKind {
-    /// A text line: the pipeline extracts the puzzle itself.
+    /// A text line (or a blank CSV line): the pipeline extracts the puzzle
+    /// itself.
     Line,
-    /// A text line longer than [`MAX_LINE`]; `len` is its full length.
-    TooLong { len: u64 },
+    /// A line longer than `limit` ([`MAX_LINE`] for text); `len` is its
+    /// full length. Only its first `limit` bytes are kept.
+    TooLong { len: u64, limit: usize },
     /// A CSV record whose puzzle field is this range of the buffer.
     Field(Range<usize>),
     /// A CSV header record (not a puzzle).
     Header,
-    /// A CSV record without the puzzle column, or that CSV could not read.
+    /// A CSV record without the puzzle column, or that CSV could not read
+    /// (an unterminated quote): the reason.
     BadRecord(String),
 }
 
@@ -137,23 +166,8 @@ pub struct Chunk {
 }
 
 impl Chunk {
-    /// An empty chunk with room for `CHUNK_LINES` items and `bytes` of data.
-    pub fn with_capacity(bytes: usize) -> Chunk {
-        Chunk {
-            data: Vec::with_capacity(bytes),
-            items: Vec::with_capacity(CHUNK_LINES),
-            offset: 0,
-        }
-    }
-
     pub fn bytes(&self, r: &Range<usize>) -> &[u8] {
         self.data.get(r.clone()).unwrap_or_default()
-    }
-
-    fn push_raw(&mut self, bytes: &[u8]) -> Range<usize> {
-        let start = self.data.len();
-        self.data.extend_from_slice(bytes);
-        start..self.data.len()
     }
 }
 
@@ -162,32 +176,82 @@ pub trait ChunkReader: Send {
     fn next_chunk(&mut self) -> io::Result<Option<Chunk>>;
 }
 
-/// Opens an origin for reading; the error says which file could not be read.
-pub fn open(origin: &Origin) -> io::Result<(Box<dyn Read + Send>, Option<u64>)> {
+/// An input opened for reading. Each input is opened once, before any work
+/// starts, and this handle is then read by the pipeline's reader thread:
+/// a named pipe or process substitution (`/dev/fd/N`) cannot be opened a
+/// second time, and a typo in the last file name fails the run up front.
+#[derive(Debug)]
+pub struct Opened {
+    pub handle: Handle,
+    /// The size of a regular file in bytes (as stored, compressed or not),
+    /// for progress; `None` for standard input, pipes and devices.
+    pub len: Option<u64>,
+}
+
+/// What an [`Opened`] input reads from.
+#[derive(Debug)]
+pub enum Handle {
+    Stdin(io::Stdin),
+    File(File),
+}
+
+impl Opened {
+    /// The open file, if the input is one (not standard input).
+    pub fn file(&self) -> Option<&File> {
+        match &self.handle {
+            Handle::File(f) => Some(f),
+            Handle::Stdin(_) => None,
+        }
+    }
+}
+
+impl Read for Handle {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Handle::Stdin(s) => s.read(buf),
+            Handle::File(f) => f.read(buf),
+        }
+    }
+}
+
+/// Opens an origin for reading; the error says why the file could not be
+/// opened (the caller names the file). Opening a named pipe waits for its
+/// writer, as `cat` does.
+pub fn open(origin: &Origin) -> io::Result<Opened> {
     match origin {
-        Origin::Stdin => Ok((Box::new(io::stdin()), None)),
+        Origin::Stdin => Ok(Opened {
+            handle: Handle::Stdin(io::stdin()),
+            len: None,
+        }),
         Origin::Path(p) => {
             let f = File::open(p)?;
             let meta = f.metadata()?;
             if meta.is_dir() {
                 return Err(io::Error::other("is a directory"));
             }
-            Ok((Box::new(f), Some(meta.len())))
+            Ok(Opened {
+                len: meta.is_file().then_some(meta.len()),
+                handle: Handle::File(f),
+            })
         }
     }
 }
 
-/// Opens an origin and frames it.
-pub fn reader(
-    origin: &Origin,
-    framing: &Framing,
-) -> io::Result<(Box<dyn ChunkReader>, Option<u64>)> {
-    let (read, len) = open(origin)?;
+/// Frames an opened input: decompresses it if its first bytes say it is
+/// compressed, then splits it into lines or CSV records.
+pub fn reader(opened: Opened, framing: &Framing) -> io::Result<Box<dyn ChunkReader>> {
+    let decompress::Decoded {
+        text: read,
+        raw_bytes: raw,
+    } = decompress::decoded(opened.handle)?;
     let r: Box<dyn ChunkReader> = match framing {
         Framing::Text => Box::new(text::TextReader::new(read)),
         Framing::Csv { delimiter, column } => {
             Box::new(csv_file::CsvReader::new(read, *delimiter, column.clone()))
         }
     };
-    Ok((r, len))
+    Ok(match raw {
+        Some(raw) => Box::new(decompress::RawOffset::new(r, raw)),
+        None => r,
+    })
 }

@@ -1,7 +1,9 @@
 //! The import pipeline: a reader thread streams chunks from the inputs in
 //! order, rayon workers turn each chunk's items into [`Outcome`]s, and the
 //! calling thread hands the results, still in input order, to a [`Sink`]
-//! (the archive writer, or `check`'s reporter). Channels are bounded, so
+//! (the archive writer, or `check`'s reporter). The inputs are opened once,
+//! before the run ([`open_inputs`]), and the reader thread reads those
+//! handles: nothing is opened twice, so pipes work. Channels are bounded, so
 //! memory stays flat however large the input; results never depend on the
 //! number of worker threads. The workers run at a lower priority than the
 //! calling thread ([`priority`]), which is the slower stage.
@@ -16,7 +18,7 @@ use std::thread;
 use crossbeam_channel::{Receiver, Sender, bounded};
 use rayon::prelude::*;
 
-use crate::input::{self, Chunk, Framing, Origin};
+use crate::input::{self, Chunk, Framing, Opened, Origin};
 pub use process::{Known, Outcome, Record, Rejection, Settings, Stored};
 
 /// One input to read, and how its lines are framed.
@@ -56,8 +58,10 @@ pub trait Sink {
 
 #[derive(Debug, thiserror::Error)]
 pub enum RunError<E: std::error::Error + 'static> {
-    #[error("{file}: {source}")]
-    Read { file: String, source: io::Error },
+    /// Reading (or decompressing) an input failed; the lines before the
+    /// failure were processed. The message is the whole story, not a source.
+    #[error("{file}: {error}")]
+    Read { file: String, error: io::Error },
     #[error(transparent)]
     Sink(E),
     #[error("could not start worker threads: {0}")]
@@ -107,20 +111,34 @@ enum Done {
     Failed { input: usize, error: io::Error },
 }
 
-/// Checks that every input can be opened before any work starts, so a typo
-/// in the last file name does not leave a half-done import behind.
-pub fn check_inputs(inputs: &[Input]) -> Result<(), (String, io::Error)> {
-    for i in inputs {
-        if let Origin::Path(_) = i.origin {
-            input::open(&i.origin).map_err(|e| (i.name(), e))?;
-        }
-    }
-    Ok(())
+/// An input that could not be opened: its name and why.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}: {error}")]
+pub struct OpenError {
+    pub file: String,
+    pub error: io::Error,
 }
 
-fn read_all(inputs: Vec<Input>, tx: Sender<Read>) {
-    for (index, inp) in inputs.iter().enumerate() {
-        let (mut reader, len) = match input::reader(&inp.origin, &inp.framing) {
+/// Opens every input, in order, before any work starts: a typo in the last
+/// file name does not leave a half-done import behind, and each handle is
+/// the one [`run`] reads (a named pipe, or `<(zcat x.gz)`, can be opened
+/// only once). Opening a named pipe waits for its writer.
+pub fn open_inputs(inputs: &[Input]) -> Result<Vec<Opened>, OpenError> {
+    inputs
+        .iter()
+        .map(|i| {
+            input::open(&i.origin).map_err(|error| OpenError {
+                file: i.name(),
+                error,
+            })
+        })
+        .collect()
+}
+
+fn read_all(inputs: Vec<Input>, opened: Vec<Opened>, tx: Sender<Read>) {
+    for (index, (inp, handle)) in inputs.iter().zip(opened).enumerate() {
+        let len = handle.len;
+        let mut reader = match input::reader(handle, &inp.framing) {
             Ok(r) => r,
             Err(error) => {
                 let _ = tx.send(Read::Failed {
@@ -207,9 +225,11 @@ fn process_all(
     }
 }
 
-/// Runs the whole pipeline over `inputs`, feeding `sink` in input order.
+/// Runs the whole pipeline over `inputs`, feeding `sink` in input order;
+/// `opened` holds their handles from [`open_inputs`], in the same order.
 pub fn run<S: Sink>(
     inputs: &[Input],
+    opened: Vec<Opened>,
     opts: &Options,
     sink: &mut S,
 ) -> Result<(), RunError<S::Error>> {
@@ -234,7 +254,7 @@ pub fn run<S: Sink>(
     // the sink's time, on the thread every line waits for.
     let (free_tx, free_rx) = bounded::<Processed>(4);
     thread::scope(|s| {
-        s.spawn(move || read_all(owned, read_tx));
+        s.spawn(move || read_all(owned, opened, read_tx));
         s.spawn(move || process_all(read_rx, done_tx, pool, settings, stored));
         s.spawn(move || free_rx.into_iter().for_each(drop));
         // Owned by this closure, so dropped when it returns: the freeing
@@ -256,7 +276,7 @@ pub fn run<S: Sink>(
                 Done::Failed { input, error } => {
                     return Err(RunError::Read {
                         file: inputs[input].name(),
-                        source: error,
+                        error,
                     });
                 }
             }
