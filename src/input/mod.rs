@@ -255,3 +255,31 @@ pub fn reader(opened: Opened, framing: &Framing) -> io::Result<Box<dyn ChunkRead
         None => r,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn framing_follows_the_name_without_its_compression_suffix() {
+        let csv = |d| Framing::Csv {
+            delimiter: d,
+            column: None,
+        };
+        for (name, want) in [
+            ("a.csv", csv(b',')),
+            ("a.CSV.GZ", csv(b',')),
+            ("a.tsv.zst", csv(b'\t')),
+            ("a.tab.bz2", csv(b'\t')),
+            ("a.csv.xz", csv(b',')),
+            ("a.txt.gz", Framing::Text),
+            ("a.gz", Framing::Text),
+            ("csv", Framing::Text),
+        ] {
+            let origin = Origin::Path(PathBuf::from("dir.csv").join(name));
+            assert_eq!(framing_for(&origin, false, None), want, "{name}");
+        }
+        assert_eq!(framing_for(&Origin::Stdin, false, None), Framing::Text);
+        assert_eq!(framing_for(&Origin::Stdin, true, None), csv(b','));
+    }
+}
