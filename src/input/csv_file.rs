@@ -135,9 +135,9 @@ fn resolve(first: &[&[u8]], choice: &Option<ColumnChoice>) -> Result<(bool, usiz
 }
 
 impl<R: Read> CsvReader<R> {
-    /// Finds the fields of `line` (a range of `data`) in `spans`; `false`
+    /// Finds the fields of `line` (a range of `data`) in `spans`; `None`
     /// when a quoted field is not closed by the end of the line.
-    fn split(&mut self, data: &[u8], line: Range<usize>) -> Result<Fields, ()> {
+    fn split(&mut self, data: &[u8], line: Range<usize>) -> Option<Fields> {
         self.spans.clear();
         let bytes = &data[line.clone()];
         if memchr::memchr(b'"', bytes).is_none() {
@@ -147,7 +147,7 @@ impl<R: Read> CsvReader<R> {
                 start = line.start + i + 1;
             }
             self.spans.push(start..line.end);
-            return Ok(Fields::InLine);
+            return Some(Fields::InLine);
         }
         // Room for every field: unquoting never makes a line longer.
         self.parsed.resize(bytes.len() + 1, 0);
@@ -176,7 +176,7 @@ impl<R: Read> CsvReader<R> {
                             self.spans.push(start..end);
                             start = end;
                         }
-                        return Ok(Fields::Parsed);
+                        return Some(Fields::Parsed);
                     }
                     csv_core::ReadRecordResult::InputEmpty => break,
                     // Cannot happen with the room made above; grow anyway.
@@ -190,7 +190,7 @@ impl<R: Read> CsvReader<R> {
                 }
             }
         }
-        Err(())
+        None
     }
 
     /// The bytes of field `i` of the current line.
@@ -213,7 +213,7 @@ impl<R: Read> CsvReader<R> {
         if chunk.data[line.clone()].iter().all(u8::is_ascii_whitespace) {
             return Ok(());
         }
-        let Ok(fields) = self.split(&chunk.data, line) else {
+        let Some(fields) = self.split(&chunk.data, line) else {
             chunk.items[i].kind = ItemKind::BadRecord("csv: unterminated quoted field".into());
             return Ok(());
         };
