@@ -176,10 +176,17 @@ pub trait ChunkReader: Send {
     fn next_chunk(&mut self) -> io::Result<Option<Chunk>>;
 }
 
-/// An input opened for reading. Each input is opened once, before any work
-/// starts, and this handle is then read by the pipeline's reader thread:
-/// a named pipe or process substitution (`/dev/fd/N`) cannot be opened a
-/// second time, and a typo in the last file name fails the run up front.
+/// Inputs held open at once before the run: a folder of thousands of
+/// files must not use up the process's file descriptors (often 1,024).
+/// Past this many, a regular file is checked (opened, then closed) and
+/// opened again when its turn comes; pipes, devices and standard input are
+/// always held, since they cannot be opened twice.
+pub const HELD_OPEN: usize = 64;
+
+/// An input opened for reading. Each input is opened before any work
+/// starts, so a typo in the last file name fails the run up front, and this
+/// handle is then read by the pipeline's reader thread: a named pipe or
+/// process substitution (`/dev/fd/N`) is opened exactly once.
 #[derive(Debug)]
 pub struct Opened {
     pub handle: Handle,
@@ -193,14 +200,38 @@ pub struct Opened {
 pub enum Handle {
     Stdin(io::Stdin),
     File(File),
+    /// A regular file that opened, closed again to spare file descriptors
+    /// (see [`HELD_OPEN`]); [`Opened::reopen`] opens it when it is read.
+    Closed(PathBuf),
 }
 
 impl Opened {
-    /// The open file, if the input is one (not standard input).
+    /// The open file, if the input is one held open (not standard input).
     pub fn file(&self) -> Option<&File> {
         match &self.handle {
             Handle::File(f) => Some(f),
-            Handle::Stdin(_) => None,
+            Handle::Stdin(_) | Handle::Closed(_) => None,
+        }
+    }
+
+    /// Closes a regular file's handle, to be opened again by [`reopen`];
+    /// anything else stays held.
+    ///
+    /// [`reopen`]: Opened::reopen
+    pub fn close_if_reopenable(&mut self, path: &Path) {
+        if self.len.is_some() && matches!(self.handle, Handle::File(_)) {
+            self.handle = Handle::Closed(path.to_path_buf());
+        }
+    }
+
+    /// The input with its handle open.
+    pub fn reopen(self) -> io::Result<Opened> {
+        match self.handle {
+            Handle::Closed(p) => Ok(Opened {
+                handle: Handle::File(File::open(p)?),
+                len: self.len,
+            }),
+            _ => Ok(self),
         }
     }
 }
@@ -210,6 +241,7 @@ impl Read for Handle {
         match self {
             Handle::Stdin(s) => s.read(buf),
             Handle::File(f) => f.read(buf),
+            Handle::Closed(_) => Err(io::Error::other("the file was not opened again")),
         }
     }
 }
@@ -243,7 +275,7 @@ pub fn reader(opened: Opened, framing: &Framing) -> io::Result<Box<dyn ChunkRead
     let decompress::Decoded {
         text: read,
         raw_bytes: raw,
-    } = decompress::decoded(opened.handle)?;
+    } = decompress::decoded(opened.reopen()?.handle)?;
     let r: Box<dyn ChunkReader> = match framing {
         Framing::Text => Box::new(text::TextReader::new(read)),
         Framing::Csv { delimiter, column } => {

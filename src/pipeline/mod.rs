@@ -122,15 +122,24 @@ pub struct OpenError {
 /// Opens every input, in order, before any work starts: a typo in the last
 /// file name does not leave a half-done import behind, and each handle is
 /// the one [`run`] reads (a named pipe, or `<(zcat x.gz)`, can be opened
-/// only once). Opening a named pipe waits for its writer.
+/// only once). Opening a named pipe waits for its writer. Regular files past
+/// the first [`input::HELD_OPEN`] held are closed again, and opened anew
+/// when read, so that a large folder does not run out of file descriptors.
 pub fn open_inputs(inputs: &[Input]) -> Result<Vec<Opened>, OpenError> {
+    let mut held = 0;
     inputs
         .iter()
         .map(|i| {
-            input::open(&i.origin).map_err(|error| OpenError {
+            let mut opened = input::open(&i.origin).map_err(|error| OpenError {
                 file: i.name(),
                 error,
-            })
+            })?;
+            match &i.origin {
+                Origin::Path(p) if held >= input::HELD_OPEN => opened.close_if_reopenable(p),
+                _ => {}
+            }
+            held += usize::from(opened.file().is_some() || opened.len.is_none());
+            Ok(opened)
         })
         .collect()
 }

@@ -463,3 +463,36 @@ fn globs_pick_files_inside_folders_and_a_folder_with_none_is_an_error() {
         "nothing is created before the inputs are known"
     );
 }
+
+#[test]
+fn a_folder_of_more_files_than_open_file_descriptors_is_imported() {
+    let w = Workdir::new();
+    let root = w.path("many");
+    std::fs::create_dir(&root).unwrap();
+    let text = std::fs::read_to_string(data("classic/kaggle_1m_first10k.csv")).unwrap();
+    let quizzes: Vec<&str> = text.lines().skip(1).take(300).map(|l| &l[..81]).collect();
+    for (i, q) in quizzes.iter().enumerate() {
+        std::fs::write(root.join(format!("{i:03}.txt")), format!("{q}\n")).unwrap();
+    }
+    // 100 descriptors for 300 inputs, the archive and the rest.
+    let script = format!(
+        "ulimit -n 100 && exec '{}' import --json --quiet many",
+        env!("CARGO_BIN_EXE_sudoku-archive")
+    );
+    let child = std::process::Command::new("bash")
+        .args(["-c", &script])
+        .current_dir(w.path(""))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let s = json(&finish_within(
+        child,
+        Duration::from_secs(60),
+        "import many",
+    ));
+    assert_accounted(&s, 300);
+    assert_eq!(n(&s, "stored"), 300, "{s}");
+    assert_eq!(w.count("SELECT count(*) FROM files"), 300);
+}
