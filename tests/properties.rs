@@ -546,6 +546,19 @@ proptest! {
     }
 
     #[test]
+    fn a_csv_record_is_a_physical_line_whatever_its_quotes(
+        bytes in prop::collection::vec(
+            prop::sample::select(vec![b'"', b',', b'\n', b'\r', b'a', b' ']),
+            0..300,
+        ),
+    ) {
+        let lines = run_pipeline(TextReader::new(bytes.as_slice()), TypeHint::Auto)?;
+        let column = Some(ColumnChoice::Number(1));
+        let records = run_pipeline(CsvReader::new(bytes.as_slice(), b',', column), TypeHint::Auto)?;
+        prop_assert_eq!(records, lines);
+    }
+
+    #[test]
     fn random_csv_files_go_through_the_pipeline(
         bytes in text_file(),
         delimiter in prop::sample::select(vec![b',', b'\t', b';']),

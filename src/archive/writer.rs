@@ -120,6 +120,8 @@ pub enum PlanError {
 pub struct Plan {
     /// The inputs to read, in command-line order.
     pub read: Vec<Input>,
+    /// Where each of them stands among the inputs planned.
+    pub read_index: Vec<usize>,
     /// The files left unread: their content was imported in full before.
     pub unchanged: Vec<Input>,
 }
@@ -346,7 +348,9 @@ impl<'a> ImportWriter<'a> {
         let mut plan = Plan::default();
         let mut file_ids = Vec::with_capacity(inputs.len());
         self.batch()?;
-        for ((input, identity), same) in inputs.iter().zip(&identities).zip(unchanged) {
+        for (index, ((input, identity), same)) in
+            inputs.iter().zip(&identities).zip(unchanged).enumerate()
+        {
             let id = self.file_row(identity, &input.name())?;
             match same {
                 Some(content) => {
@@ -357,6 +361,7 @@ impl<'a> ImportWriter<'a> {
                 None => {
                     file_ids.push(Some(id));
                     plan.read.push(input.clone());
+                    plan.read_index.push(index);
                 }
             }
         }

@@ -60,8 +60,8 @@ impl Sink for Report {
 }
 
 pub fn run(a: CheckArgs) -> anyhow::Result<u8> {
-    let inputs = a.input.inputs();
-    pipeline::check_inputs(&inputs).map_err(|(file, e)| anyhow::anyhow!("{file}: {e}"))?;
+    // No archive: nothing to leave out.
+    let (inputs, opened) = super::open_inputs(&a.input, &[])?;
     let interrupt = Interrupt::install();
     let mut report = Report {
         lines: 0,
@@ -80,7 +80,7 @@ pub fn run(a: CheckArgs) -> anyhow::Result<u8> {
         stored: None,
         stop: Some(interrupt.flag()),
     };
-    let result = pipeline::run(&inputs, &opts, &mut report);
+    let result = pipeline::run(&inputs, opened, &opts, &mut report);
     report.progress.finish();
     match result {
         Ok(Ended::Complete) => {}

@@ -142,8 +142,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     // First, so that a signal at any point ends the run at a chunk boundary.
     let interrupt = Interrupt::install();
     let quiet = a.input.quiet || a.silent;
-    let inputs = a.input.inputs();
-    pipeline::check_inputs(&inputs).map_err(|(file, e)| anyhow::anyhow!("{file}: {e}"))?;
+    let (inputs, opened) = super::open_inputs(&a.input, &a.db.files())?;
     a.db.announce_upgrade(quiet);
     let mut archive = Archive::open_or_create(
         &a.db.db,
@@ -153,7 +152,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         },
     )
     .with_context(|| format!("cannot open archive {}", a.db.db.display()))?;
-    let progress = Progress::new(a.input.total_bytes(&inputs), quiet);
+    let progress = Progress::new(InputArgs::total_bytes(&opened), quiet);
     let arguments: Vec<String> = std::env::args().collect();
     let dedup = match a.dedup {
         DedupArg::Exact => Dedup::Exact,
@@ -196,7 +195,14 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         stored,
         stop: Some(interrupt.flag()),
     };
-    let outcome = pipeline::run(&plan.read, &opts, &mut writer);
+    // The handles of the files to read; those of unchanged files close here.
+    let opened: Vec<_> = opened
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| plan.read_index.contains(i))
+        .map(|(_, o)| o)
+        .collect();
+    let outcome = pipeline::run(&plan.read, opened, &opts, &mut writer);
     // Record the end even after a failure, unless the archive itself is what failed.
     let finished = match &outcome {
         Ok(Ended::Complete) => writer.finish(None),

@@ -18,7 +18,8 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::core::puzzle::{PuzzleType, TypeHint};
-use crate::input::{ColumnChoice, Origin, framing_for};
+use crate::input::folder::{self, FolderError, Selection};
+use crate::input::{ColumnChoice, Opened, framing_for};
 use crate::pipeline::Input;
 use output::{OutputError, note};
 
@@ -59,6 +60,18 @@ pub struct DbArg {
 }
 
 impl DbArg {
+    /// The archive and the files SQLite and the import keep beside it:
+    /// never to be read as input.
+    pub fn files(&self) -> Vec<PathBuf> {
+        let mut out = vec![self.db.clone()];
+        for suffix in ["-wal", "-shm", "-journal", "-import-lock"] {
+            let mut p = self.db.clone().into_os_string();
+            p.push(suffix);
+            out.push(p.into());
+        }
+        out
+    }
+
     /// Says on stderr that the archive is about to be upgraded: a schema
     /// step may rebuild a table, which takes a while on a large archive.
     pub fn announce_upgrade(&self, quiet: bool) {
@@ -94,9 +107,14 @@ impl TypeArg {
 /// How input files are read, shared by `import` and `check`.
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// Input files: text (one puzzle per line) or .csv/.tsv; `-` reads standard input.
+    /// Input files: text (one puzzle per line) or .csv/.tsv, plain or compressed
+    /// (gzip, zstd, xz, bzip2); a folder reads every file under it; `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// In folders, read only the files whose path below the folder matches
+    /// PATTERN (`*` matches across `/`; repeatable: any may match).
+    #[arg(long, value_name = "PATTERN")]
+    pub glob: Vec<String>,
     /// Read every input as CSV, whatever its extension.
     #[arg(long)]
     pub csv: bool,
@@ -120,25 +138,35 @@ pub struct InputArgs {
 }
 
 impl InputArgs {
-    pub fn inputs(&self) -> Vec<Input> {
+    /// The inputs to read, folders expanded; `exclude` are files never to
+    /// read (the archive and its companions, see [`DbArg::files`]).
+    pub fn inputs(&self, exclude: &[PathBuf]) -> Result<Vec<Input>, FolderError> {
         let column = self.column.as_deref().map(ColumnChoice::parse);
-        self.files
-            .iter()
-            .map(|f| {
-                let origin = Origin::from_arg(f, &self.stdin_name);
+        let selection = Selection::new(&self.glob, exclude)?;
+        Ok(folder::expand(&self.files, &selection, &self.stdin_name)?
+            .into_iter()
+            .map(|origin| {
                 let framing = framing_for(&origin, self.csv, column.clone());
                 Input { origin, framing }
             })
-            .collect()
+            .collect())
     }
 
-    /// The sum of the inputs' sizes, when every input is a file.
-    pub fn total_bytes(&self, inputs: &[Input]) -> Option<u64> {
-        inputs.iter().try_fold(0u64, |acc, i| match &i.origin {
-            Origin::Path(p) => std::fs::metadata(p).ok().map(|m| acc + m.len()),
-            Origin::Stdin { .. } => None,
-        })
+    /// The sum of the inputs' sizes, when every input is a regular file.
+    pub fn total_bytes(opened: &[Opened]) -> Option<u64> {
+        opened.iter().try_fold(0u64, |acc, o| Some(acc + o.len?))
     }
+}
+
+/// The inputs of `args`, folders expanded, opened (each once, before any
+/// work), leaving out the `exclude` files.
+pub fn open_inputs(
+    args: &InputArgs,
+    exclude: &[PathBuf],
+) -> anyhow::Result<(Vec<Input>, Vec<Opened>)> {
+    let inputs = args.inputs(exclude)?;
+    let opened = crate::pipeline::open_inputs(&inputs)?;
+    Ok((inputs, opened))
 }
 
 /// Runs the parsed command line; errors are printed here, at the edge.

@@ -1,12 +1,27 @@
 //! CSV and TSV input: finds the header (if any) and the puzzle column, and
 //! hands the pipeline one field per record. A Killer string spread over two
 //! adjacent fields (its comma taken as a delimiter) is joined back together.
+//!
+//! Records are physical lines: the input is split into lines first (by
+//! [`TextReader`], which also bounds their length), and each line's fields
+//! are parsed on their own. A quoted field therefore never runs past its
+//! line: a line whose quote is not closed is rejected as a `csv` record
+//! (`csv: unterminated quoted field`) and the next line is read as usual,
+//! where a CSV parser reading the whole stream would take the rest of the
+//! file into that one field. Quoted fields holding a line break, which no
+//! puzzle string needs, are given up for this. Lines without a quote (all
+//! of a Kaggle file) are split on the delimiter directly, and the puzzle
+//! field is a range of the line as read: no copy, no parser state.
+//!
+//! Blank lines are skipped, as in text files; the header is looked for in
+//! the first line that parses, and a byte order mark at the start of the
+//! file is dropped.
 
 use std::io::{self, Read};
+use std::ops::Range;
 
-use super::{
-    CHUNK_LINES, Chunk, ChunkReader, ColumnChoice, Item, ItemKind, MAX_LINE, PuzzleColumn,
-};
+use super::text::TextReader;
+use super::{Chunk, ChunkReader, ColumnChoice, ItemKind, PuzzleColumn};
 use crate::core::puzzle::strip_url;
 
 /// Header names that mean "the puzzle is in this column", most specific first.
@@ -15,101 +30,54 @@ const PUZZLE_HEADERS: &[&str] = &[
     "grid", "bd", "problem", "question",
 ];
 
-/// The longest CSV line kept. The csv crate holds a whole record in memory,
-/// so a longer line is cut here (the rest up to its newline is dropped) and
-/// its record is then rejected like any other malformed one.
-const CSV_LINE_CAP: usize = 64 * 1024;
+/// The longest CSV line kept: other columns (notes, sources) may be long,
+/// so the limit is higher than a text line's. A longer line is rejected as
+/// `too-long` without being held whole.
+pub const CSV_LINE_CAP: usize = 64 * 1024;
 
-/// Passes bytes through, except those beyond [`CSV_LINE_CAP`] in a line.
-struct LineCap<R> {
-    inner: R,
-    in_line: usize,
-    /// Bytes kept per line: [`CSV_LINE_CAP`] (smaller in tests).
-    cap: usize,
-}
-
-impl<R: Read> Read for LineCap<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        loop {
-            let n = self.inner.read(buf)?;
-            if n == 0 {
-                return Ok(0);
-            }
-            let kept = self.keep(&mut buf[..n]);
-            // A read that was all dropped bytes must not look like the end.
-            if kept > 0 {
-                return Ok(kept);
-            }
-        }
-    }
-}
-
-impl<R> LineCap<R> {
-    /// Compacts `buf` in place, dropping each line's bytes past the cap;
-    /// returns how many bytes are kept. Whole line pieces move at once, so
-    /// ordinary input (every line short) costs one newline search.
-    fn keep(&mut self, buf: &mut [u8]) -> usize {
-        let mut kept = 0;
-        let mut start = 0;
-        while start < buf.len() {
-            let newline = memchr::memchr(b'\n', &buf[start..]).map(|i| start + i);
-            let end = newline.unwrap_or(buf.len());
-            let content = end - start;
-            let take = content.min(self.cap.saturating_sub(self.in_line));
-            buf.copy_within(start..start + take, kept);
-            kept += take;
-            match newline {
-                Some(i) => {
-                    buf[kept] = b'\n';
-                    kept += 1;
-                    self.in_line = 0;
-                    start = i + 1;
-                }
-                None => {
-                    self.in_line += content;
-                    start = end;
-                }
-            }
-        }
-        kept
-    }
-}
+const BOM: &[u8] = "\u{feff}".as_bytes();
 
 pub struct CsvReader<R> {
-    inner: csv::Reader<LineCap<R>>,
+    lines: TextReader<R>,
+    delimiter: u8,
     choice: Option<ColumnChoice>,
-    /// Resolved once the first record is seen.
+    /// Resolved from the first record that parses.
     column: Option<usize>,
     /// The same, with its header name, for messages.
     described: Option<PuzzleColumn>,
-    record: csv::ByteRecord,
-    done: bool,
-    /// Data bytes of the last chunk: the next one is presized to match.
-    last_bytes: usize,
+    parser: csv_core::Reader,
+    /// A quoted line's fields, unquoted, one after the other.
+    parsed: Vec<u8>,
+    /// Where each of them ends in `parsed`.
+    ends: Vec<usize>,
+    /// The current line's fields: ranges of the chunk's data (a line
+    /// without quotes) or of `parsed`.
+    spans: Vec<Range<usize>>,
 }
 
 impl<R: Read> CsvReader<R> {
     pub fn new(read: R, delimiter: u8, choice: Option<ColumnChoice>) -> Self {
-        let inner = csv::ReaderBuilder::new()
-            .buffer_capacity(1 << 16)
-            .has_headers(false)
-            .flexible(true)
-            .delimiter(delimiter)
-            .from_reader(LineCap {
-                inner: read,
-                in_line: 0,
-                cap: CSV_LINE_CAP,
-            });
         CsvReader {
-            inner,
+            lines: TextReader::with_limit(read, CSV_LINE_CAP),
+            delimiter,
             choice,
             column: None,
             described: None,
-            record: csv::ByteRecord::new(),
-            done: false,
-            last_bytes: 0,
+            parser: csv_core::ReaderBuilder::new().delimiter(delimiter).build(),
+            parsed: Vec::new(),
+            ends: Vec::new(),
+            spans: Vec::new(),
         }
     }
+}
+
+/// Where a line's fields are.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fields {
+    /// Ranges of the chunk's data: the line had no quote.
+    InLine,
+    /// Ranges of `parsed`: quotes were taken off.
+    Parsed,
 }
 
 /// Whether a field has the shape of some supported puzzle string.
@@ -129,15 +97,12 @@ fn killer_first_half(f: &[u8]) -> bool {
 
 /// Decides, from the first record, whether it is a header and which column
 /// holds the puzzles.
-fn resolve(
-    first: &csv::ByteRecord,
-    choice: &Option<ColumnChoice>,
-) -> Result<(bool, usize), String> {
+fn resolve(first: &[&[u8]], choice: &Option<ColumnChoice>) -> Result<(bool, usize), String> {
     let names: Vec<String> = first
         .iter()
         .map(|f| String::from_utf8_lossy(f).trim().to_ascii_lowercase())
         .collect();
-    let has_header = !first.iter().any(looks_like_puzzle);
+    let has_header = !first.iter().any(|f| looks_like_puzzle(f));
     match choice {
         Some(ColumnChoice::Number(n)) => Ok((has_header, n - 1)),
         Some(ColumnChoice::Name(want)) => {
@@ -163,104 +128,169 @@ fn resolve(
                 // No known name: the first column is the usual place.
                 Ok((true, 0))
             } else {
-                Ok((false, first.iter().position(looks_like_puzzle).unwrap_or(0)))
+                Ok((
+                    false,
+                    first.iter().position(|f| looks_like_puzzle(f)).unwrap_or(0),
+                ))
             }
         }
     }
 }
 
-impl<R: Read + Send> CsvReader<R> {
-    fn push_record(&mut self, chunk: &mut Chunk, line: u64, is_header: bool) {
-        // The record again as one line (fields joined by commas, at most
-        // MAX_LINE bytes), for a reject's `raw`.
-        let start = chunk.data.len();
-        for (i, f) in self.record.iter().enumerate() {
-            if i > 0 {
-                chunk.data.push(b',');
+impl<R: Read> CsvReader<R> {
+    /// Finds the fields of `line` (a range of `data`) in `spans`; `None`
+    /// when a quoted field is not closed by the end of the line.
+    fn split(&mut self, data: &[u8], line: Range<usize>) -> Option<Fields> {
+        self.spans.clear();
+        let bytes = &data[line.clone()];
+        if memchr::memchr(b'"', bytes).is_none() {
+            let mut start = line.start;
+            for i in memchr::memchr_iter(self.delimiter, bytes) {
+                self.spans.push(start..line.start + i);
+                start = line.start + i + 1;
             }
-            chunk.data.extend_from_slice(f);
-            if chunk.data.len() - start > MAX_LINE {
-                chunk.data.truncate(start + MAX_LINE);
-                break;
+            self.spans.push(start..line.end);
+            return Some(Fields::InLine);
+        }
+        // Room for every field: unquoting never makes a line longer.
+        self.parsed.resize(bytes.len() + 1, 0);
+        self.ends.resize(bytes.len() + 1, 0);
+        self.parser.reset();
+        let (mut input, mut out, mut nends) = (bytes, 0, 0);
+        // The line, then a line break: a record ends at the break unless a
+        // quote is still open, which then takes the break into its field.
+        for feed in [0, 1] {
+            if feed == 1 {
+                input = b"\n";
+            }
+            loop {
+                let (result, nin, nout, ne) = self.parser.read_record(
+                    input,
+                    &mut self.parsed[out..],
+                    &mut self.ends[nends..],
+                );
+                input = &input[nin..];
+                out += nout;
+                nends += ne;
+                match result {
+                    csv_core::ReadRecordResult::Record => {
+                        let mut start = 0;
+                        for &end in &self.ends[..nends] {
+                            self.spans.push(start..end);
+                            start = end;
+                        }
+                        return Some(Fields::Parsed);
+                    }
+                    csv_core::ReadRecordResult::InputEmpty => break,
+                    // Cannot happen with the room made above; grow anyway.
+                    csv_core::ReadRecordResult::OutputFull => {
+                        self.parsed.resize(self.parsed.len() * 2 + 1, 0)
+                    }
+                    csv_core::ReadRecordResult::OutputEndsFull => {
+                        self.ends.resize(self.ends.len() * 2 + 1, 0)
+                    }
+                    csv_core::ReadRecordResult::End => break,
+                }
             }
         }
-        let raw = start..chunk.data.len();
-        let col = self.column.unwrap_or(0);
-        let kind = if is_header {
-            ItemKind::Header
-        } else {
-            match self.record.get(col) {
-                None => ItemKind::BadRecord(format!(
-                    "csv: record has {} fields, no column {}",
-                    self.record.len(),
-                    col + 1
-                )),
-                Some(f) => {
-                    let next = self.record.get(col + 1).filter(|n| n.len() == 162);
-                    let start = chunk.data.len();
-                    chunk.data.extend_from_slice(f);
-                    if let Some(n) = next.filter(|_| killer_first_half(f)) {
-                        chunk.data.push(b',');
-                        chunk.data.extend_from_slice(n);
+        None
+    }
+
+    /// The bytes of field `i` of the current line.
+    fn field<'a>(&'a self, data: &'a [u8], fields: Fields, i: usize) -> Option<&'a [u8]> {
+        let span = self.spans.get(i)?.clone();
+        Some(match fields {
+            Fields::InLine => &data[span],
+            Fields::Parsed => &self.parsed[span],
+        })
+    }
+
+    /// Turns item `i` of `chunk`, a line, into a header, a puzzle field, a
+    /// bad record, or leaves it a (blank) line to skip.
+    fn frame(&mut self, chunk: &mut Chunk, i: usize) -> io::Result<()> {
+        let item = &chunk.items[i];
+        let mut line = item.raw.clone();
+        if item.line == 1 && chunk.data[line.clone()].starts_with(BOM) {
+            line.start += BOM.len();
+        }
+        if chunk.data[line.clone()].iter().all(u8::is_ascii_whitespace) {
+            return Ok(());
+        }
+        let Some(fields) = self.split(&chunk.data, line) else {
+            chunk.items[i].kind = ItemKind::BadRecord("csv: unterminated quoted field".into());
+            return Ok(());
+        };
+        let column = match self.column {
+            Some(c) => c,
+            None => {
+                let first: Vec<&[u8]> = (0..self.spans.len())
+                    .filter_map(|f| self.field(&chunk.data, fields, f))
+                    .collect();
+                let (header, column) = resolve(&first, &self.choice)
+                    .map_err(|m| io::Error::new(io::ErrorKind::InvalidData, m))?;
+                let name = first
+                    .get(column)
+                    .filter(|_| header)
+                    .map(|f| String::from_utf8_lossy(f).trim().to_string());
+                self.column = Some(column);
+                self.described = Some(PuzzleColumn {
+                    number: column + 1,
+                    name,
+                });
+                if header {
+                    chunk.items[i].kind = ItemKind::Header;
+                    return Ok(());
+                }
+                column
+            }
+        };
+        let kind = match self.field(&chunk.data, fields, column) {
+            None => ItemKind::BadRecord(format!(
+                "csv: record has {} fields, no column {}",
+                self.spans.len(),
+                column + 1
+            )),
+            Some(f) => {
+                let joined = self
+                    .field(&chunk.data, fields, column + 1)
+                    .filter(|n| n.len() == 162 && killer_first_half(f));
+                match (fields, joined) {
+                    // The field as read, or the two as read with their comma.
+                    (Fields::InLine, None) => ItemKind::Field(self.spans[column].clone()),
+                    (Fields::InLine, Some(_)) if self.delimiter == b',' => {
+                        ItemKind::Field(self.spans[column].start..self.spans[column + 1].end)
                     }
-                    ItemKind::Field(start..chunk.data.len())
+                    (_, joined) => {
+                        let mut copy = Vec::with_capacity(f.len() + 163);
+                        copy.extend_from_slice(f);
+                        if let Some(n) = joined {
+                            copy.push(b',');
+                            copy.extend_from_slice(n);
+                        }
+                        let start = chunk.data.len();
+                        chunk.data.extend_from_slice(&copy);
+                        ItemKind::Field(start..chunk.data.len())
+                    }
                 }
             }
         };
-        chunk.items.push(Item { line, raw, kind });
+        chunk.items[i].kind = kind;
+        Ok(())
     }
 }
 
 impl<R: Read + Send> ChunkReader for CsvReader<R> {
     fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
-        if self.done {
+        let Some(mut chunk) = self.lines.next_chunk()? else {
             return Ok(None);
-        }
-        let mut chunk = Chunk::with_capacity(self.last_bytes);
-        while chunk.items.len() < CHUNK_LINES {
-            let line = self.inner.position().line();
-            match self.inner.read_byte_record(&mut self.record) {
-                Ok(false) => {
-                    self.done = true;
-                    break;
-                }
-                Ok(true) => {
-                    let line = self.record.position().map_or(line, |p| p.line());
-                    let mut is_header = false;
-                    if self.column.is_none() {
-                        let (header, col) = resolve(&self.record, &self.choice)
-                            .map_err(|m| io::Error::new(io::ErrorKind::InvalidData, m))?;
-                        self.column = Some(col);
-                        self.described = Some(PuzzleColumn {
-                            number: col + 1,
-                            name: self
-                                .record
-                                .get(col)
-                                .filter(|_| header)
-                                .map(|f| String::from_utf8_lossy(f).trim().to_string()),
-                        });
-                        is_header = header;
-                    }
-                    self.push_record(&mut chunk, line, is_header);
-                }
-                Err(e) => {
-                    if let csv::ErrorKind::Io(_) = e.kind() {
-                        return Err(io::Error::other(e.to_string()));
-                    }
-                    let raw = chunk.push_raw(&[]);
-                    let line = e.position().map_or(line, |p| p.line());
-                    chunk.items.push(Item {
-                        line,
-                        raw,
-                        kind: ItemKind::BadRecord(format!("csv: {e}")),
-                    });
-                }
+        };
+        for i in 0..chunk.items.len() {
+            if chunk.items[i].kind == ItemKind::Line {
+                self.frame(&mut chunk, i)?;
             }
         }
-        chunk.offset = self.inner.position().byte();
         chunk.column = self.described.clone();
-        self.last_bytes = chunk.data.len();
-        Ok((!chunk.items.is_empty()).then_some(chunk))
+        Ok(Some(chunk))
     }
 }
 
@@ -324,55 +354,63 @@ mod tests {
     }
 
     #[test]
-    fn an_endless_line_is_cut_and_the_next_record_survives() {
+    fn an_endless_line_is_too_long_and_the_next_record_survives() {
         let q = "0".repeat(81);
         let long = "9".repeat(3 * CSV_LINE_CAP);
         let got = fields(&format!("puzzle\n{long}\n{q}\n"), None);
         assert_eq!(got.len(), 3);
-        assert_eq!(got[1].1.len(), CSV_LINE_CAP);
+        assert!(got[1].1.starts_with("TooLong"), "{:?}", got[1]);
         assert_eq!(got[2], (3, q));
     }
 
-    /// Reads `input` through a `LineCap` of `cap` bytes per line, the
-    /// source handing out at most `step` bytes per read.
-    fn capped(input: &[u8], cap: usize, step: usize) -> Vec<u8> {
-        struct Trickle<'a>(&'a [u8], usize);
-        impl Read for Trickle<'_> {
-            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                let n = self.0.len().min(self.1).min(buf.len());
-                buf[..n].copy_from_slice(&self.0[..n]);
-                self.0 = &self.0[n..];
-                Ok(n)
-            }
-        }
-        let mut r = LineCap {
-            inner: Trickle(input, step),
-            in_line: 0,
-            cap,
-        };
-        let mut out = Vec::new();
-        r.read_to_end(&mut out).unwrap();
-        out
+    #[test]
+    fn an_unclosed_quote_rejects_its_line_only() {
+        let q = "0".repeat(81);
+        let input =
+            format!("quizzes,solutions\n{q},1\n{q},\"1\n{q},\"1\"\n\"{q}\",2\n\"{q}\n{q},3\n");
+        let got = fields(&input, None);
+        let bad = "BadRecord(\"csv: unterminated quoted field\")".to_string();
+        assert_eq!(
+            got,
+            vec![
+                (1, "<header>".into()),
+                (2, q.clone()),
+                (3, bad.clone()),
+                (4, q.clone()),
+                (5, q.clone()),
+                (6, bad),
+                (7, q),
+            ]
+        );
     }
 
-    proptest::proptest! {
-        #[test]
-        fn line_cap_keeps_the_first_cap_bytes_of_every_line(
-            input in proptest::collection::vec(proptest::sample::select(vec![b'a', b'b', b'\n']), 0..200),
-            cap in 0usize..8,
-            step in 1usize..20,
-        ) {
-            let want: Vec<u8> = input
-                .split_inclusive(|&b| b == b'\n')
-                .flat_map(|line| {
-                    let content = line.strip_suffix(b"\n").unwrap_or(line);
-                    let mut kept = content[..content.len().min(cap)].to_vec();
-                    kept.extend_from_slice(&line[content.len()..]);
-                    kept
-                })
-                .collect();
-            proptest::prop_assert_eq!(capped(&input, cap, step), want);
-        }
+    #[test]
+    fn blank_lines_are_lines_a_bom_is_dropped_and_crlf_ends_a_record() {
+        let q = "0".repeat(81);
+        let got = fields(&format!("\u{feff}puzzle\r\n\r\n{q}\r\n  \n{q}"), None);
+        assert_eq!(
+            got,
+            vec![
+                (1, "<header>".into()),
+                (2, "Line".into()),
+                (3, q.clone()),
+                (4, "Line".into()),
+                (5, q),
+            ]
+        );
+    }
+
+    #[test]
+    fn tab_separated_killer_halves_are_joined_with_a_comma() {
+        let a = "1".repeat(81);
+        let b = "0".repeat(162);
+        let input = format!("x\t{a}\t{b}\n");
+        let mut r = CsvReader::new(input.as_bytes(), b'\t', None);
+        let c = r.next_chunk().unwrap().unwrap();
+        let ItemKind::Field(f) = &c.items[0].kind else {
+            panic!("{:?}", c.items[0])
+        };
+        assert_eq!(c.bytes(f), format!("{a},{b}").as_bytes());
     }
 
     #[test]

@@ -21,28 +21,62 @@ fn is_separator(c: char) -> bool {
 ///
 /// Anything after the puzzle, separated by whitespace, `#`, `,` or `;`, is
 /// ignored, except that a comma between an 81- or 162-character first part
-/// and a 162-character second part is a Killer string's own comma. URLs end
-/// at whitespace or `;` (their `&`/`#` tails are stripped later).
+/// and a 162-character second part is a Killer string's own comma. A first
+/// word (up to whitespace or `;`) holding `bd=` is a URL, taken whole (its
+/// `&`/`#` tails are stripped later).
 pub fn puzzle_token(line: &str) -> Extracted<'_> {
-    let line = line.trim_start_matches(BOM).trim();
-    if line.is_empty() || line.starts_with('#') {
-        return Extracted::Skip;
+    split(line, None).unwrap_or(Extracted::Skip)
+}
+
+/// The token of a line that is valid UTF-8 up to `valid` and goes on with
+/// `rest` (starting at its first bad byte): `None` when the bad byte is (or
+/// may be) part of the puzzle. A puzzle followed by a separator and then
+/// anything at all, however encoded, is the same token as in a clean line.
+pub fn puzzle_token_before_bad_bytes<'a>(valid: &'a str, rest: &[u8]) -> Option<Extracted<'a>> {
+    split(valid, Some(rest))
+}
+
+/// [`puzzle_token`] of `line`, or, with `rest`, of a line that goes on with
+/// those bytes; `None` if they would be part of the token.
+fn split<'a>(line: &'a str, rest: Option<&[u8]>) -> Option<Extracted<'a>> {
+    let whole = rest.is_none();
+    let line = line.trim_start_matches(BOM).trim_start();
+    let line = if whole { line.trim_end() } else { line };
+    if line.starts_with('#') {
+        return Some(Extracted::Skip);
     }
-    if line.contains("bd=") {
-        let end = line
-            .find(|c: char| c.is_whitespace() || c == ';')
-            .unwrap_or(line.len());
-        return Extracted::Puzzle(&line[..end]);
+    if line.is_empty() {
+        // Not whole: the bad byte starts the token.
+        return whole.then_some(Extracted::Skip);
     }
-    let end = line.find(is_separator).unwrap_or(line.len());
+    // Where a token ends: the first separator, or the end of a whole line.
+    let end_of = |s: &str, sep: fn(char) -> bool| s.find(sep).or(whole.then_some(s.len()));
+    let word = end_of(line, |c| c.is_whitespace() || c == ';');
+    if line[..word.unwrap_or(line.len())].contains("bd=") {
+        return Some(Extracted::Puzzle(&line[..word?]));
+    }
+    let end = end_of(line, is_separator)?;
     if line[end..].starts_with(',') && (end == 81 || end == 162) {
-        let rest = &line[end + 1..];
-        let second = rest.find(is_separator).unwrap_or(rest.len());
+        let second_part = &line[end + 1..];
+        // The second part's length, counted on past the bad byte if it
+        // runs into it (to an ASCII separator there).
+        let second = end_of(second_part, is_separator).unwrap_or_else(|| {
+            let tail = rest.unwrap_or_default();
+            second_part.len()
+                + tail
+                    .iter()
+                    .position(|&b| b.is_ascii_whitespace() || matches!(b, b'#' | b';' | b','))
+                    .unwrap_or(tail.len())
+        });
         if second == 162 {
-            return Extracted::Puzzle(&line[..end + 1 + second]);
+            if second_part.len() < 162 {
+                // The bad byte is in the Killer string's second half.
+                return None;
+            }
+            return Some(Extracted::Puzzle(&line[..end + 1 + second]));
         }
     }
-    Extracted::Puzzle(&line[..end])
+    Some(Extracted::Puzzle(&line[..end]))
 }
 
 #[cfg(test)]
@@ -86,6 +120,46 @@ mod tests {
         assert_eq!(
             puzzle_token(&format!("{p},{}", "1".repeat(81))),
             Extracted::Puzzle(&p)
+        );
+    }
+
+    #[test]
+    fn before_bad_bytes_the_token_counts_only_if_a_separator_ended_it() {
+        let p = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        fn cut(s: &str) -> Option<Extracted<'_>> {
+            puzzle_token_before_bad_bytes(s, b"\xff")
+        }
+        for sep in [" ", "\t", " note ", "#", ";", ","] {
+            assert_eq!(
+                cut(&format!("{p}{sep}")),
+                Some(Extracted::Puzzle(p)),
+                "{sep:?}"
+            );
+        }
+        // The bad byte is in the puzzle, or starts it, or may be its URL.
+        assert_eq!(cut(p), None);
+        assert_eq!(cut(&p[..40]), None);
+        assert_eq!(cut("  "), None);
+        assert_eq!(cut("https://x/sudoku.htm?bd=12"), None);
+        // A comment stays a comment whatever follows.
+        assert_eq!(cut("# note "), Some(Extracted::Skip));
+        // A Killer's second half is measured past the bad byte.
+        let colours = "1".repeat(81);
+        let half = format!("{colours},{}", "0".repeat(100));
+        let tail = |n| [&b"\xff"[..], &b"0".repeat(n), b" note"].concat();
+        assert_eq!(puzzle_token_before_bad_bytes(&half, &tail(61)), None);
+        assert_eq!(
+            puzzle_token_before_bad_bytes(&half, &tail(60)),
+            Some(Extracted::Puzzle(&colours))
+        );
+    }
+
+    #[test]
+    fn only_a_first_word_with_bd_is_a_url() {
+        let p = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        assert_eq!(
+            puzzle_token(&format!("{p}#see ?bd=1")),
+            Extracted::Puzzle(p)
         );
     }
 

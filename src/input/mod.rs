@@ -1,9 +1,23 @@
-//! Reading input: turns files and standard input into [`Chunk`]s of lines (or
-//! CSV fields) for the pipeline, with line numbers and bounded memory.
+//! Reading input: turns files, folders, pipes and standard input into
+//! [`Chunk`]s of lines (or CSV fields) for the pipeline, with line numbers
+//! and bounded memory.
 //!
 //! Owns file handling and framing only; what a line means is decided by the
 //! pipeline and the domain core. Every outside-world read of puzzle input
-//! happens here.
+//! happens here. The layers, each in its own file:
+//!
+//! - [`folder`]: a folder on the command line becomes its files, sorted;
+//! - [`open`]: each input is opened exactly once (a named pipe or
+//!   `/dev/fd/N` cannot be opened twice), up front, and the handle is what
+//!   the reader thread reads;
+//! - [`decompress`]: gzip, zstd, xz and bzip2 are recognised by their magic
+//!   bytes and decoded as a stream;
+//! - [`text`] splits the (decoded) bytes into physical lines, and [`csv_file`]
+//!   parses each line of a CSV/TSV file on its own, so that no quote can
+//!   reach past its line.
+//!
+//! Line numbers are always physical lines of the decoded text, and every
+//! physical line becomes exactly one [`Item`].
 //!
 //! It also says what an input *is*, for the archive: its [`Identity`] (a
 //! file's canonical path, standard input's name), and its [`Content`], the
@@ -14,7 +28,9 @@
 //! it unchanged without parsing it.
 
 pub mod csv_file;
+pub mod decompress;
 pub mod extract;
+pub mod folder;
 pub mod text;
 
 use std::fs::File;
@@ -209,13 +225,22 @@ impl ColumnChoice {
 }
 
 /// Chooses the framing: `.csv` is comma-separated, `.tsv`/`.tab` tab-separated,
-/// anything else text unless `force_csv`.
+/// anything else text unless `force_csv`. A compression suffix does not
+/// count: `x.csv.gz` is a CSV file (whether it is compressed is told by its
+/// content, see [`decompress`]).
 pub fn framing_for(origin: &Origin, force_csv: bool, column: Option<ColumnChoice>) -> Framing {
     let ext = match origin {
-        Origin::Path(p) => p
-            .extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase),
+        Origin::Path(p) => {
+            let mut name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().to_ascii_lowercase());
+            if let Some(n) = &mut name
+                && let Some(stem) = decompress::SUFFIXES.iter().find_map(|s| n.strip_suffix(s))
+            {
+                *n = stem.to_string();
+            }
+            name.and_then(|n| n.rsplit_once('.').map(|(_, e)| e.to_string()))
+        }
         Origin::Stdin { .. } => None,
     };
     match ext.as_deref() {
@@ -238,24 +263,28 @@ pub fn framing_for(origin: &Origin, force_csv: bool, column: Option<ColumnChoice
 /// One input line (or CSV record) inside a chunk's buffer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Item {
-    /// 1-based line number in the file.
+    /// 1-based physical line number in the (decompressed) input.
     pub line: u64,
-    /// The line as read (at most [`MAX_LINE`] bytes), without its terminator.
+    /// The line as read (at most [`MAX_LINE`] bytes, or
+    /// [`csv_file::CSV_LINE_CAP`] in a CSV file), without its terminator.
     pub raw: Range<usize>,
     pub kind: ItemKind,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ItemKind {
-    /// A text line: the pipeline extracts the puzzle itself.
+    /// A text line (or a blank CSV line): the pipeline extracts the puzzle
+    /// itself.
     Line,
-    /// A text line longer than [`MAX_LINE`]; `len` is its full length.
-    TooLong { len: u64 },
+    /// A line longer than `limit` ([`MAX_LINE`] for text); `len` is its
+    /// full length. Only its first `limit` bytes are kept.
+    TooLong { len: u64, limit: usize },
     /// A CSV record whose puzzle field is this range of the buffer.
     Field(Range<usize>),
     /// A CSV header record (not a puzzle).
     Header,
-    /// A CSV record without the puzzle column, or that CSV could not read.
+    /// A CSV record without the puzzle column, or that CSV could not read
+    /// (an unterminated quote): the reason.
     BadRecord(String),
 }
 
@@ -281,24 +310,8 @@ pub struct PuzzleColumn {
 }
 
 impl Chunk {
-    /// An empty chunk with room for `CHUNK_LINES` items and `bytes` of data.
-    pub fn with_capacity(bytes: usize) -> Chunk {
-        Chunk {
-            data: Vec::with_capacity(bytes),
-            items: Vec::with_capacity(CHUNK_LINES),
-            offset: 0,
-            column: None,
-        }
-    }
-
     pub fn bytes(&self, r: &Range<usize>) -> &[u8] {
         self.data.get(r.clone()).unwrap_or_default()
-    }
-
-    fn push_raw(&mut self, bytes: &[u8]) -> Range<usize> {
-        let start = self.data.len();
-        self.data.extend_from_slice(bytes);
-        start..self.data.len()
     }
 }
 
@@ -307,36 +320,120 @@ pub trait ChunkReader: Send {
     fn next_chunk(&mut self) -> io::Result<Option<Chunk>>;
 }
 
-/// Opens an origin for reading; the error says which file could not be read.
-pub fn open(origin: &Origin) -> io::Result<(Box<dyn Read + Send>, Option<u64>)> {
+/// Inputs held open at once before the run: a folder of thousands of
+/// files must not use up the process's file descriptors (often 1,024).
+/// Past this many, a regular file is checked (opened, then closed) and
+/// opened again when its turn comes; pipes, devices and standard input are
+/// always held, since they cannot be opened twice.
+pub const HELD_OPEN: usize = 64;
+
+/// An input opened for reading. Each input is opened before any work
+/// starts, so a typo in the last file name fails the run up front, and this
+/// handle is then read by the pipeline's reader thread: a named pipe or
+/// process substitution (`/dev/fd/N`) is opened exactly once.
+#[derive(Debug)]
+pub struct Opened {
+    pub handle: Handle,
+    /// The size of a regular file in bytes (as stored, compressed or not),
+    /// for progress; `None` for standard input, pipes and devices.
+    pub len: Option<u64>,
+}
+
+/// What an [`Opened`] input reads from.
+#[derive(Debug)]
+pub enum Handle {
+    Stdin(io::Stdin),
+    File(File),
+    /// A regular file that opened, closed again to spare file descriptors
+    /// (see [`HELD_OPEN`]); [`Opened::reopen`] opens it when it is read.
+    Closed(PathBuf),
+}
+
+impl Opened {
+    /// The open file, if the input is one held open (not standard input).
+    pub fn file(&self) -> Option<&File> {
+        match &self.handle {
+            Handle::File(f) => Some(f),
+            Handle::Stdin(_) | Handle::Closed(_) => None,
+        }
+    }
+
+    /// Closes a regular file's handle, to be opened again by [`reopen`];
+    /// anything else stays held.
+    ///
+    /// [`reopen`]: Opened::reopen
+    pub fn close_if_reopenable(&mut self, path: &Path) {
+        if self.len.is_some() && matches!(self.handle, Handle::File(_)) {
+            self.handle = Handle::Closed(path.to_path_buf());
+        }
+    }
+
+    /// The input with its handle open.
+    pub fn reopen(self) -> io::Result<Opened> {
+        match self.handle {
+            Handle::Closed(p) => Ok(Opened {
+                handle: Handle::File(File::open(p)?),
+                len: self.len,
+            }),
+            _ => Ok(self),
+        }
+    }
+}
+
+impl Read for Handle {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Handle::Stdin(s) => s.read(buf),
+            Handle::File(f) => f.read(buf),
+            Handle::Closed(_) => Err(io::Error::other("the file was not opened again")),
+        }
+    }
+}
+
+/// Opens an origin for reading; the error says why the file could not be
+/// opened (the caller names the file). Opening a named pipe waits for its
+/// writer, as `cat` does.
+pub fn open(origin: &Origin) -> io::Result<Opened> {
     match origin {
-        Origin::Stdin { .. } => Ok((Box::new(io::stdin()), None)),
+        Origin::Stdin { .. } => Ok(Opened {
+            handle: Handle::Stdin(io::stdin()),
+            len: None,
+        }),
         Origin::Path(p) => {
             let f = File::open(p)?;
             let meta = f.metadata()?;
             if meta.is_dir() {
                 return Err(io::Error::other("is a directory"));
             }
-            Ok((Box::new(f), Some(meta.len())))
+            Ok(Opened {
+                len: meta.is_file().then_some(meta.len()),
+                handle: Handle::File(f),
+            })
         }
     }
 }
 
-/// Opens an origin and frames it. The [`Tally`] gets the content's size
-/// and hash when the reader reaches the end.
-pub fn reader(
-    origin: &Origin,
-    framing: &Framing,
-) -> io::Result<(Box<dyn ChunkReader>, Option<u64>, Tally)> {
-    let (read, len) = open(origin)?;
-    let (read, tally) = Hashing::new(read);
+/// Frames an opened input: hashes its raw bytes (for `file_reads`), then
+/// decompresses it if its first bytes say it is compressed, and splits it
+/// into lines or CSV records. The [`Tally`] gets the content's size and hash
+/// when the reader reaches the end of the raw bytes.
+pub fn reader(opened: Opened, framing: &Framing) -> io::Result<(Box<dyn ChunkReader>, Tally)> {
+    let (hashed, tally) = Hashing::new(opened.reopen()?.handle);
+    let decompress::Decoded {
+        text: read,
+        raw_bytes: raw,
+    } = decompress::decoded(hashed)?;
     let r: Box<dyn ChunkReader> = match framing {
         Framing::Text => Box::new(text::TextReader::new(read)),
         Framing::Csv { delimiter, column } => {
             Box::new(csv_file::CsvReader::new(read, *delimiter, column.clone()))
         }
     };
-    Ok((r, len, tally))
+    let r = match raw {
+        Some(raw) => Box::new(decompress::RawOffset::new(r, raw)),
+        None => r,
+    };
+    Ok((r, tally))
 }
 
 #[cfg(test)]
@@ -389,6 +486,35 @@ mod tests {
             Identity::Stdin {
                 name: "feed".into()
             }
+        );
+    }
+
+    #[test]
+    fn framing_follows_the_name_without_its_compression_suffix() {
+        let csv = |d| Framing::Csv {
+            delimiter: d,
+            column: None,
+        };
+        for (name, want) in [
+            ("a.csv", csv(b',')),
+            ("a.CSV.GZ", csv(b',')),
+            ("a.tsv.zst", csv(b'\t')),
+            ("a.tab.bz2", csv(b'\t')),
+            ("a.csv.xz", csv(b',')),
+            ("a.txt.gz", Framing::Text),
+            ("a.gz", Framing::Text),
+            ("csv", Framing::Text),
+        ] {
+            let origin = Origin::Path(PathBuf::from("dir.csv").join(name));
+            assert_eq!(framing_for(&origin, false, None), want, "{name}");
+        }
+        assert_eq!(
+            framing_for(&Origin::Stdin { name: "-".into() }, false, None),
+            Framing::Text
+        );
+        assert_eq!(
+            framing_for(&Origin::Stdin { name: "-".into() }, true, None),
+            csv(b',')
         );
     }
 }

@@ -1,7 +1,13 @@
-//! Splits a byte stream into lines for the pipeline: `\n`, `\r\n` and a lone
-//! `\r` all end a line; a line longer than [`MAX_LINE`] is cut and flagged,
-//! never held whole. Bytes are not decoded here (bad UTF-8 is a reject, not
-//! a read error).
+//! Splits a byte stream into physical lines for the pipeline: `\n`, `\r\n`
+//! and a lone `\r` all end a line; a line longer than the limit
+//! ([`MAX_LINE`] for text) is cut and flagged, never held whole. Bytes are
+//! not decoded here (bad UTF-8 is a reject, not a read error). CSV input is
+//! split here too, before its fields are parsed line by line.
+//!
+//! A read error (a failing disk, corrupt compressed data) does not lose the
+//! lines read before it: the chunk of whole lines read so far is handed on
+//! first, and the error comes with the next call. The line the error cut
+//! short is not handed on.
 
 use std::io::{self, BufRead, BufReader, Read};
 
@@ -17,17 +23,33 @@ pub struct TextReader<R> {
     /// The previous line ended in `\r`: a `\n` right after belongs to it.
     after_cr: bool,
     done: bool,
+    /// Bytes kept of a line; longer lines are [`ItemKind::TooLong`].
+    limit: usize,
+    /// An error met after some lines of a chunk: reported on the next call.
+    failed: Option<io::Error>,
 }
 
 impl<R: Read> TextReader<R> {
     pub fn new(read: R) -> Self {
+        Self::with_limit(read, MAX_LINE)
+    }
+
+    /// A reader that keeps up to `limit` bytes of a line.
+    pub fn with_limit(read: R, limit: usize) -> Self {
         TextReader {
             inner: BufReader::with_capacity(256 * 1024, read),
             line: 0,
             offset: 0,
             after_cr: false,
             done: false,
+            limit,
+            failed: None,
         }
+    }
+
+    /// Bytes of the input consumed so far.
+    pub fn offset(&self) -> u64 {
+        self.offset
     }
 
     /// Reads one line into `chunk`; `false` at end of input.
@@ -39,7 +61,11 @@ impl<R: Read> TextReader<R> {
             let buf = match self.inner.fill_buf() {
                 Ok(b) => b,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
+                Err(e) => {
+                    // The line cut short is not a line.
+                    chunk.data.truncate(start);
+                    return Err(e);
+                }
             };
             if buf.is_empty() {
                 if !saw_any {
@@ -58,7 +84,7 @@ impl<R: Read> TextReader<R> {
             saw_any = true;
             match memchr::memchr2(b'\n', b'\r', buf) {
                 Some(i) => {
-                    keep(chunk, start, &buf[..i]);
+                    keep(chunk, start, &buf[..i], self.limit);
                     len += i as u64;
                     self.after_cr = buf[i] == b'\r';
                     self.inner.consume(i + 1);
@@ -67,7 +93,7 @@ impl<R: Read> TextReader<R> {
                 }
                 None => {
                     let n = buf.len();
-                    keep(chunk, start, buf);
+                    keep(chunk, start, buf, self.limit);
                     len += n as u64;
                     self.inner.consume(n);
                     self.offset += n as u64;
@@ -75,8 +101,11 @@ impl<R: Read> TextReader<R> {
             }
         }
         self.line += 1;
-        let kind = if len > MAX_LINE as u64 {
-            ItemKind::TooLong { len }
+        let kind = if len > self.limit as u64 {
+            ItemKind::TooLong {
+                len,
+                limit: self.limit,
+            }
         } else {
             ItemKind::Line
         };
@@ -89,9 +118,9 @@ impl<R: Read> TextReader<R> {
     }
 }
 
-/// Appends bytes of the current line, up to [`MAX_LINE`] in all.
-fn keep(chunk: &mut Chunk, start: usize, bytes: &[u8]) {
-    let room = (start + MAX_LINE).saturating_sub(chunk.data.len());
+/// Appends bytes of the current line, up to `limit` in all.
+fn keep(chunk: &mut Chunk, start: usize, bytes: &[u8], limit: usize) {
+    let room = (start + limit).saturating_sub(chunk.data.len());
     chunk
         .data
         .extend_from_slice(&bytes[..bytes.len().min(room)]);
@@ -99,6 +128,10 @@ fn keep(chunk: &mut Chunk, start: usize, bytes: &[u8]) {
 
 impl<R: Read + Send> ChunkReader for TextReader<R> {
     fn next_chunk(&mut self) -> io::Result<Option<Chunk>> {
+        if let Some(e) = self.failed.take() {
+            self.done = true;
+            return Err(e);
+        }
         if self.done {
             return Ok(None);
         }
@@ -107,9 +140,20 @@ impl<R: Read + Send> ChunkReader for TextReader<R> {
             ..Chunk::default()
         };
         while chunk.items.len() < CHUNK_LINES && chunk.data.len() < CHUNK_BYTES {
-            if !self.read_line(&mut chunk)? {
-                self.done = true;
-                break;
+            match self.read_line(&mut chunk) {
+                Ok(true) => {}
+                Ok(false) => {
+                    self.done = true;
+                    break;
+                }
+                Err(e) if chunk.items.is_empty() => {
+                    self.done = true;
+                    return Err(e);
+                }
+                Err(e) => {
+                    self.failed = Some(e);
+                    break;
+                }
             }
         }
         chunk.offset = self.offset;
@@ -156,6 +200,29 @@ mod tests {
             (got[1].0, got[1].1.as_slice(), got[1].2),
             (2, &b"ok"[..], false)
         );
+    }
+
+    #[test]
+    fn lines_read_before_an_error_are_handed_on_and_the_error_follows() {
+        struct Failing(&'static [u8]);
+        impl Read for Failing {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0.is_empty() {
+                    return Err(io::Error::other("disk on fire"));
+                }
+                let n = self.0.len().min(buf.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let mut r = TextReader::new(Failing(b"a\nb\ncut sho"));
+        let c = r.next_chunk().unwrap().unwrap();
+        let got: Vec<&[u8]> = c.items.iter().map(|i| c.bytes(&i.raw)).collect();
+        assert_eq!(got, [&b"a"[..], b"b"]);
+        assert_eq!(c.data, b"ab", "the cut line is not kept");
+        assert_eq!(r.next_chunk().unwrap_err().to_string(), "disk on fire");
+        assert!(r.next_chunk().unwrap().is_none());
     }
 
     #[test]

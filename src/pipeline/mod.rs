@@ -1,7 +1,9 @@
 //! The import pipeline: a reader thread streams chunks from the inputs in
 //! order, rayon workers turn each chunk's items into [`Outcome`]s, and the
 //! calling thread hands the results, still in input order, to a [`Sink`]
-//! (the archive writer, or `check`'s reporter). Channels are bounded, so
+//! (the archive writer, or `check`'s reporter). The inputs are opened once,
+//! before the run ([`open_inputs`]), and the reader thread reads those
+//! handles: nothing is opened twice, so pipes work. Channels are bounded, so
 //! memory stays flat however large the input; results never depend on the
 //! number of worker threads. The workers run at a lower priority than the
 //! calling thread ([`priority`]), which is the slower stage.
@@ -23,7 +25,7 @@ use std::thread;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, bounded};
 use rayon::prelude::*;
 
-use crate::input::{self, Chunk, Content, Framing, Origin};
+use crate::input::{self, Chunk, Content, Framing, Opened, Origin};
 pub use process::{Known, Outcome, Record, Rejection, Settings, Stored};
 
 /// One input to read, and how its lines are framed.
@@ -74,8 +76,10 @@ pub trait Sink {
 
 #[derive(Debug, thiserror::Error)]
 pub enum RunError<E: std::error::Error + 'static> {
-    #[error("{file}: {source}")]
-    Read { file: String, source: io::Error },
+    /// Reading (or decompressing) an input failed; the lines before the
+    /// failure were processed. The message is the whole story, not a source.
+    #[error("{file}: {error}")]
+    Read { file: String, error: io::Error },
     #[error(transparent)]
     Sink(E),
     #[error("could not start worker threads: {0}")]
@@ -167,22 +171,50 @@ enum Done {
     },
 }
 
-/// Checks that every input can be opened before any work starts, so a typo
-/// in the last file name does not leave a half-done import behind.
-pub fn check_inputs(inputs: &[Input]) -> Result<(), (String, io::Error)> {
-    for i in inputs {
-        if let Origin::Path(_) = i.origin {
-            input::open(&i.origin).map_err(|e| (i.name(), e))?;
-        }
-    }
-    Ok(())
+/// An input that could not be opened: its name and why.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}: {error}")]
+pub struct OpenError {
+    pub file: String,
+    pub error: io::Error,
+}
+
+/// Opens every input, in order, before any work starts: a typo in the last
+/// file name does not leave a half-done import behind, and each handle is
+/// the one [`run`] reads (a named pipe, or `<(zcat x.gz)`, can be opened
+/// only once). Opening a named pipe waits for its writer. Regular files past
+/// the first [`input::HELD_OPEN`] held are closed again, and opened anew
+/// when read, so that a large folder does not run out of file descriptors.
+pub fn open_inputs(inputs: &[Input]) -> Result<Vec<Opened>, OpenError> {
+    let mut held = 0;
+    inputs
+        .iter()
+        .map(|i| {
+            let mut opened = input::open(&i.origin).map_err(|error| OpenError {
+                file: i.name(),
+                error,
+            })?;
+            match &i.origin {
+                Origin::Path(p) if held >= input::HELD_OPEN => opened.close_if_reopenable(p),
+                _ => {}
+            }
+            held += usize::from(opened.file().is_some() || opened.len.is_none());
+            Ok(opened)
+        })
+        .collect()
 }
 
 /// Sends every input's chunks in order; returns false if it stopped early
 /// because `stop` was raised.
-fn read_all(inputs: Vec<Input>, tx: Sender<Read>, stop: Option<Arc<AtomicBool>>) -> bool {
-    for (index, inp) in inputs.iter().enumerate() {
-        let (mut reader, len, tally) = match input::reader(&inp.origin, &inp.framing) {
+fn read_all(
+    inputs: Vec<Input>,
+    opened: Vec<Opened>,
+    tx: Sender<Read>,
+    stop: Option<Arc<AtomicBool>>,
+) -> bool {
+    for (index, (inp, handle)) in inputs.iter().zip(opened).enumerate() {
+        let len = handle.len;
+        let (mut reader, tally) = match input::reader(handle, &inp.framing) {
             Ok(r) => r,
             Err(error) => {
                 let _ = tx.send(Read::Failed {
@@ -288,9 +320,11 @@ fn process_all(
     }
 }
 
-/// Runs the whole pipeline over `inputs`, feeding `sink` in input order.
+/// Runs the whole pipeline over `inputs`, feeding `sink` in input order;
+/// `opened` holds their handles from [`open_inputs`], in the same order.
 pub fn run<S: Sink>(
     inputs: &[Input],
+    opened: Vec<Opened>,
     opts: &Options,
     sink: &mut S,
 ) -> Result<Ended, RunError<S::Error>> {
@@ -319,7 +353,7 @@ pub fn run<S: Sink>(
     // may be blocked reading a pipe or terminal that sends nothing, and the
     // run must not wait for it. Each ends at its next send once the
     // receivers are gone (or with the process).
-    let reader = thread::spawn(move || read_all(owned, read_tx, stop));
+    let reader = thread::spawn(move || read_all(owned, opened, read_tx, stop));
     thread::spawn(move || process_all(read_rx, done_tx, pool, settings, stored));
     thread::scope(|s| {
         s.spawn(move || free_rx.into_iter().for_each(drop));
@@ -354,7 +388,7 @@ pub fn run<S: Sink>(
                 Done::Failed { input, error } => {
                     return Err(RunError::Read {
                         file: inputs[input].name(),
-                        source: error,
+                        error,
                     });
                 }
             }

@@ -7,8 +7,8 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::core::canon;
 use crate::core::puzzle::{self, Analysis, PuzzleType, Status, TypeHint};
-use crate::input::extract::{Extracted, puzzle_token};
-use crate::input::{Chunk, Item, ItemKind, MAX_LINE};
+use crate::input::extract::{Extracted, puzzle_token, puzzle_token_before_bad_bytes};
+use crate::input::{Chunk, Item, ItemKind};
 
 /// A puzzle ready to store.
 ///
@@ -233,14 +233,34 @@ pub fn analyse_token(token: &str, settings: Settings) -> Outcome {
     }
 }
 
-/// Decodes a line's bytes as UTF-8, naming the first bad byte.
+/// The reject of a line whose puzzle is not UTF-8: `at` is the 0-based
+/// offset of the first bad byte.
+fn bad_utf8(at: usize) -> Outcome {
+    reject(
+        "encoding",
+        format!("invalid UTF-8 at byte {} of the line", at + 1),
+    )
+}
+
+/// Decodes a field's bytes as UTF-8, naming the first bad byte.
 fn utf8(bytes: &[u8]) -> Result<&str, Outcome> {
-    std::str::from_utf8(bytes).map_err(|e| {
-        reject(
-            "encoding",
-            format!("invalid UTF-8 at byte {} of the line", e.valid_up_to() + 1),
-        )
-    })
+    std::str::from_utf8(bytes).map_err(|e| bad_utf8(e.valid_up_to()))
+}
+
+/// A text line's puzzle string. The puzzle is judged by its own bytes:
+/// trailing text after a separator is ignored whatever its encoding, and a
+/// line is an `encoding` reject only when its bad bytes are in (or may be
+/// in) the puzzle. A clean line (nearly all) is decoded once, as a whole.
+fn line_token(bytes: &[u8]) -> Result<Extracted<'_>, Outcome> {
+    match std::str::from_utf8(bytes) {
+        Ok(line) => Ok(puzzle_token(line)),
+        Err(e) => {
+            let at = e.valid_up_to();
+            // The prefix up to the first bad byte is valid UTF-8.
+            let valid = std::str::from_utf8(&bytes[..at]).map_err(|_| bad_utf8(at))?;
+            puzzle_token_before_bad_bytes(valid, &bytes[at..]).ok_or_else(|| bad_utf8(at))
+        }
+    }
 }
 
 /// The outcome of one item of a chunk. With `stored`, a line whose puzzle
@@ -277,11 +297,11 @@ pub fn token<'a>(chunk: &'a Chunk, item: &Item) -> Result<&'a str, Outcome> {
     match &item.kind {
         ItemKind::Header => Err(Outcome::Skipped),
         ItemKind::BadRecord(msg) => Err(reject("csv", msg.clone())),
-        ItemKind::TooLong { len } => Err(reject(
+        ItemKind::TooLong { len, limit } => Err(reject(
             "too-long",
-            format!("line is {len} bytes, longer than any puzzle string (limit {MAX_LINE})"),
+            format!("line is {len} bytes, longer than any puzzle string (limit {limit})"),
         )),
-        ItemKind::Line => match puzzle_token(utf8(chunk.bytes(&item.raw))?) {
+        ItemKind::Line => match line_token(chunk.bytes(&item.raw))? {
             Extracted::Skip => Err(Outcome::Skipped),
             Extracted::Puzzle(token) => Ok(token),
         },

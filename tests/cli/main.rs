@@ -11,6 +11,7 @@ mod import;
 mod isomorphs;
 mod killer;
 mod nightly_files;
+mod nightly_input;
 mod nightly_jobs;
 mod robust;
 mod show;
