@@ -5,7 +5,7 @@
 
 use crate::core::grid::CELLS;
 use crate::core::mask::{Digit, Mask, Remaining};
-use crate::core::puzzle::SEARCH_LIMIT;
+use crate::core::puzzle::STR8TS_SEARCH_LIMIT;
 
 use super::super::CELL;
 use super::super::board::Board;
@@ -133,7 +133,7 @@ pub fn solve_counting(board: &Board) -> (Solutions, u64) {
     let mut count = 0;
     let mut nodes = 0;
     rules.search(cells, spread, &mut count, &mut found, &mut nodes);
-    if nodes > SEARCH_LIMIT && count < 2 {
+    if nodes > STR8TS_SEARCH_LIMIT && count < 2 {
         return (Solutions::GaveUp, nodes);
     }
     let s = match (count, found) {
@@ -156,7 +156,7 @@ impl Rules<'_> {
         nodes: &mut u64,
     ) {
         *nodes += 1;
-        if *nodes > SEARCH_LIMIT {
+        if *nodes > STR8TS_SEARCH_LIMIT {
             return;
         }
         let mut best: Option<(usize, u32)> = None;
@@ -187,7 +187,7 @@ impl Rules<'_> {
                 .is_ok()
             {
                 self.search(next, next_spread, count, found, nodes);
-                if *count >= 2 || *nodes > SEARCH_LIMIT {
+                if *count >= 2 || *nodes > STR8TS_SEARCH_LIMIT {
                     return;
                 }
             }
