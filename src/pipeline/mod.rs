@@ -5,6 +5,13 @@
 //! memory stays flat however large the input; results never depend on the
 //! number of worker threads. The workers run at a lower priority than the
 //! calling thread ([`priority`]), which is the slower stage.
+//!
+//! No line holds a run up: each stage of a line's analysis has a bound on
+//! its work (see `process`), a chunk is split finely enough that a small
+//! file of slow lines uses every core, and while the calling thread waits
+//! for the next chunk it tells the sink when its deadline passes
+//! ([`Sink::idle`]), so a batch never stays open waiting on workers or the
+//! reader.
 
 mod priority;
 pub mod process;
@@ -12,8 +19,9 @@ pub mod process;
 use std::io;
 use std::sync::Arc;
 use std::thread;
+use std::time::Instant;
 
-use crossbeam_channel::{Receiver, Sender, bounded};
+use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, bounded};
 use rayon::prelude::*;
 
 use crate::input::{self, Chunk, Framing, Origin};
@@ -52,6 +60,32 @@ pub trait Sink {
     ) -> Result<(), Self::Error>;
     /// The next chunk, in input order.
     fn write(&mut self, inputs: &[Input], processed: &Processed) -> Result<(), Self::Error>;
+    /// When the sink wants [`Sink::idle`] called if no chunk has come by
+    /// then (the writer: when its open batch must close); none if it can
+    /// wait for ever.
+    fn deadline(&self) -> Option<Instant> {
+        None
+    }
+    /// The deadline passed while the pipeline waited for the next chunk
+    /// (for the reader, or for workers on slow lines): finish what is open
+    /// (the writer commits its batch and lets go of the write lock).
+    fn idle(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
+}
+
+/// The next message from `rx`, or none once its senders are gone. While
+/// `sink` has a deadline, waits only until then, tells the sink it is idle
+/// and waits on: so a batch closes on time however long the lines take.
+fn recv_or_idle<T, S: Sink>(rx: &Receiver<T>, sink: &mut S) -> Result<Option<T>, S::Error> {
+    if let Some(deadline) = sink.deadline() {
+        match rx.recv_deadline(deadline) {
+            Ok(msg) => return Ok(Some(msg)),
+            Err(RecvTimeoutError::Disconnected) => return Ok(None),
+            Err(RecvTimeoutError::Timeout) => sink.idle()?,
+        }
+    }
+    Ok(rx.recv().ok())
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -159,6 +193,15 @@ fn read_all(inputs: Vec<Input>, tx: Sender<Read>) {
     }
 }
 
+/// The fewest items a worker takes from a chunk of `len` at a time: 64
+/// for a full chunk, where a line costs microseconds and fewer would cost
+/// more in scheduling than they gain, but down to one for a small chunk, so
+/// that a file of a few slow lines still uses every core (some eight
+/// pieces a thread, for the fast ones to take over from the slow).
+fn min_len(len: usize, threads: usize) -> usize {
+    (len / (8 * threads.max(1))).clamp(1, 64)
+}
+
 /// Starts each chunk on the pool as soon as it is read and passes on, in
 /// input order, a receiver for its result. Several chunks are in flight at
 /// once, so the workers never wait for the slowest line of a chunk (a hard
@@ -182,6 +225,7 @@ fn process_all(
             }
             Read::Chunk { input, chunk } => {
                 let stored = stored.clone();
+                let threads = pool.current_num_threads();
                 pool.spawn(move || {
                     let stored = stored
                         .as_deref()
@@ -189,7 +233,7 @@ fn process_all(
                     let outcomes = chunk
                         .items
                         .par_iter()
-                        .with_min_len(64)
+                        .with_min_len(min_len(chunk.items.len(), threads))
                         .map(|item| process::process(&chunk, item, settings, stored))
                         .collect();
                     // The receiver is gone only when the run already stopped.
@@ -241,9 +285,13 @@ pub fn run<S: Sink>(
         // thread then ends, and the scope can join it.
         let free_tx = free_tx;
         // Dropping `done_rx` on an early return stops both threads at their next send.
-        for pending in done_rx {
+        // Both waits, for the reader and for the workers, end at the sink's
+        // deadline if it has one.
+        while let Some(pending) = recv_or_idle(&done_rx, sink).map_err(RunError::Sink)? {
             // A chunk's sender is dropped unanswered only if its job died.
-            let msg = pending.recv().map_err(|_| RunError::WorkerStopped)?;
+            let msg = recv_or_idle(&pending, sink)
+                .map_err(RunError::Sink)?
+                .ok_or(RunError::WorkerStopped)?;
             match msg {
                 Done::Begin { input, len } => sink
                     .begin_input(input, &inputs[input], len)
@@ -372,5 +420,74 @@ mod tests {
         let got = outcomes(&text, &archive);
         assert!(got.iter().all(|o| matches!(o, Outcome::Accepted(_))));
         assert_eq!(archive.asked.load(Ordering::Relaxed), SAMPLE);
+    }
+
+    #[test]
+    fn a_small_chunk_is_split_to_single_lines_and_a_full_one_is_not() {
+        for (len, threads, want) in [
+            (10, 2, 1),
+            (20, 2, 1),
+            (100, 2, 6),
+            (8192, 2, 64),
+            (8192, 64, 16),
+            (0, 0, 1),
+        ] {
+            assert_eq!(min_len(len, threads), want, "{len} {threads}");
+        }
+    }
+
+    /// Records when it was told it is idle, and clears its deadline then,
+    /// as the writer's commit does.
+    struct Batch {
+        deadline: Option<Instant>,
+        idle: Vec<Instant>,
+    }
+
+    impl Sink for Batch {
+        type Error = std::io::Error;
+        fn begin_input(&mut self, _: usize, _: &Input, _: Option<u64>) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn write(&mut self, _: &[Input], _: &Processed) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn deadline(&self) -> Option<Instant> {
+            self.deadline
+        }
+        fn idle(&mut self) -> std::io::Result<()> {
+            self.idle.push(Instant::now());
+            self.deadline = None;
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_late_message_makes_the_sink_idle_at_its_deadline_and_is_still_received() {
+        let start = Instant::now();
+        let deadline = start + std::time::Duration::from_millis(50);
+        let mut sink = Batch {
+            deadline: Some(deadline),
+            idle: Vec::new(),
+        };
+        let (tx, rx) = bounded::<u32>(1);
+        let late = thread::spawn(move || {
+            thread::sleep(std::time::Duration::from_millis(300));
+            tx.send(7).unwrap();
+        });
+        assert_eq!(recv_or_idle(&rx, &mut sink).unwrap(), Some(7));
+        late.join().unwrap();
+        assert_eq!(sink.idle.len(), 1);
+        assert!(sink.idle[0] >= deadline);
+        // A message already there: no idle call, however near the deadline.
+        let (tx, rx) = bounded::<u32>(1);
+        tx.send(8).unwrap();
+        sink.deadline = Some(Instant::now());
+        assert_eq!(recv_or_idle(&rx, &mut sink).unwrap(), Some(8));
+        assert_eq!(sink.idle.len(), 1);
+        // Senders gone: none, without waiting for the deadline.
+        drop(tx);
+        sink.deadline = Some(Instant::now() + std::time::Duration::from_secs(60));
+        assert_eq!(recv_or_idle(&rx, &mut sink).unwrap(), None);
+        assert_eq!(sink.idle.len(), 1);
     }
 }
