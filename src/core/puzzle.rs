@@ -143,11 +143,13 @@ pub enum TypeHint {
 /// Why a string is not an acceptable puzzle.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PuzzleError {
-    #[error("{0}")]
+    // Transparent, not `{0}` with a source: a caller that prints the
+    // error's chain would otherwise say everything twice.
+    #[error(transparent)]
     Sudoku(#[from] sudoku::Error),
-    #[error("{0}")]
+    #[error(transparent)]
     Killer(#[from] killer::Error),
-    #[error("{0}")]
+    #[error(transparent)]
     Str8ts(#[from] str8ts::Error),
     #[error(
         "unrecognised puzzle string: {len} characters; expected 81 or 162 (sudoku), 81,162 or 162,162 (killer), 162 or 243 (str8ts)"

@@ -90,8 +90,10 @@ fn recv_or_idle<T, S: Sink>(rx: &Receiver<T>, sink: &mut S) -> Result<Option<T>,
 
 #[derive(Debug, thiserror::Error)]
 pub enum RunError<E: std::error::Error + 'static> {
-    #[error("{file}: {source}")]
-    Read { file: String, source: io::Error },
+    /// The cause is part of the message and not also a `source`: the CLI
+    /// prints an error's chain, which would say it twice.
+    #[error("{file}: {error}")]
+    Read { file: String, error: io::Error },
     #[error(transparent)]
     Sink(E),
     #[error("could not start worker threads: {0}")]
@@ -304,7 +306,7 @@ pub fn run<S: Sink>(
                 Done::Failed { input, error } => {
                     return Err(RunError::Read {
                         file: inputs[input].name(),
-                        source: error,
+                        error,
                     });
                 }
             }
