@@ -39,7 +39,7 @@ impl PuzzleType {
     /// milliseconds at most.
     pub const fn search_limit(self) -> u64 {
         match self {
-            PuzzleType::Sudoku => SEARCH_LIMIT,
+            PuzzleType::Sudoku => SUDOKU_SEARCH_LIMIT,
             PuzzleType::Killer => KILLER_SEARCH_LIMIT,
             PuzzleType::Str8ts => STR8TS_SEARCH_LIMIT,
         }
@@ -81,7 +81,7 @@ pub enum Status {
 /// costs well under a tenth of a microsecond, so the limit is some 4 ms (the
 /// pigeonhole board in `sudoku::solve`'s tests reaches it in 3.9 ms);
 /// the hardest real puzzles need 1,295 at most (forum hardest 1905).
-pub const SEARCH_LIMIT: u64 = 50_000;
+pub const SUDOKU_SEARCH_LIMIT: u64 = 50_000;
 
 /// Search nodes the Killer solver may visit for one puzzle. Its nodes cost
 /// some 5.5 us (cage sums are propagated at each), so 50,000 took 0.27 s on

@@ -107,6 +107,21 @@ fn a_str8ts_count_stops_at_its_own_node_limit() {
     );
 }
 
+#[test]
+fn a_killer_count_stops_at_its_own_node_limit() {
+    // Cages grown at random over a solution grid: solvable, loosely
+    // constrained, 0.27 s under the old shared limit of 50,000 nodes.
+    let w = Workdir::new();
+    let killer = "122222111112122113133442333133444433122411123222111222134444111114124111111144111,334500000000280000000000030000000038001800350000000000000000000000000000002100003500001400000000000000000000380740000000450000000000000500000000000000000000000000";
+    let file = w.write("loose.txt", format!("{killer}\n"));
+    let summary = w.import(&[&file], &[]);
+    assert_eq!(summary["rejected"], 1, "{summary}");
+    assert_eq!(
+        w.strings("SELECT reason || ': ' || message FROM rejects"),
+        ["search-limit: killer: the solution count was not settled within 5000 search nodes"]
+    );
+}
+
 fn committed_lines(w: &Workdir) -> i64 {
     let Ok(conn) = rusqlite::Connection::open(w.path("puzzles.sqlite")) else {
         return 0;
