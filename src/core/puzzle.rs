@@ -86,7 +86,8 @@ pub const SUDOKU_SEARCH_LIMIT: u64 = 50_000;
 /// Search nodes the Killer solver may visit for one puzzle. Its nodes cost
 /// some 5.5 us (cage sums are propagated at each), so 50,000 took 0.27 s on
 /// a loose random layout; 5,000 is about 30 ms. Real puzzles need a few
-/// dozen at most (the 8,000 krazydad puzzles: under 50).
+/// hundred at most (the 8,000 krazydad puzzles: under 200, all but three
+/// under 50).
 pub const KILLER_SEARCH_LIMIT: u64 = 5_000;
 
 /// Search nodes the Str8ts solver may visit for one puzzle: some 3.6 us a
