@@ -2,7 +2,11 @@
 //! (archives upgraded from schemas 1 and 2, rows imported with
 //! `--no-canonical`). Fills run inside the caller's transaction, in
 //! batches, computing on all cores; the hash is the pipeline's, so both
-//! paths index a form alike.
+//! paths index a form alike. Each form is bounded as in the pipeline
+//! (`canon`'s limits: tens of milliseconds a row at most); a row whose form
+//! reaches the limit, which only a `--no-canonical` import can have stored,
+//! keeps NULL like one no map can write, is never an isomorph, and is tried
+//! again, at the same bounded cost, by the next fill.
 
 use rayon::prelude::*;
 use rusqlite::{Connection, params};

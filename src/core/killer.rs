@@ -16,7 +16,7 @@ use std::fmt;
 
 use crate::core::grid::{CELLS, Cell, UNITS};
 use crate::core::mask::{Digit, Mask};
-use crate::core::puzzle::SEARCH_LIMIT;
+use crate::core::puzzle::KILLER_SEARCH_LIMIT;
 use crate::core::puzzle::{Analysis, PuzzleType, Status};
 
 pub use cages::{MAX_SUM, combinations, sum_range};
@@ -557,7 +557,7 @@ impl Killer {
         }
         let count = solver.count(&board);
         let status = match count.found {
-            0 | 1 if count.nodes > SEARCH_LIMIT => Status::GaveUp,
+            0 | 1 if count.nodes > KILLER_SEARCH_LIMIT => Status::GaveUp,
             0 => Status::Unsolvable,
             1 => Status::Unique(count.solution.iter().map(|&m| digit_char(m)).collect()),
             _ => Status::Multiple,
@@ -988,6 +988,15 @@ mod tests {
             Killer::from_cages(&ids, &row.sums).unwrap_err().code(),
             "cage-id"
         );
+    }
+
+    /// A loose layout built from a solution grid (so solvable) whose count
+    /// does not settle within the Killer's own node limit: it gives up, and
+    /// is never called unsolvable because the search stopped early.
+    #[test]
+    fn a_count_past_the_killer_node_limit_gives_up() {
+        let s = "122222111112122113133442333133444433122411123222111222134444111114124111111144111,334500000000280000000000030000000038001800350000000000000000000000000000002100003500001400000000000000000000380740000000450000000000000500000000000000000000000000";
+        assert_eq!(analyse(s).unwrap().status, Status::GaveUp);
     }
 
     #[test]

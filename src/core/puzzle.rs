@@ -34,6 +34,17 @@ impl PuzzleType {
     }
 
     /// The page a packed string of this type is opened with (`export --form url`).
+    /// The search nodes a solution count of this type may visit before it
+    /// gives up ([`Status::GaveUp`]): each type's limit costs tens of
+    /// milliseconds at most.
+    pub const fn search_limit(self) -> u64 {
+        match self {
+            PuzzleType::Sudoku => SUDOKU_SEARCH_LIMIT,
+            PuzzleType::Killer => KILLER_SEARCH_LIMIT,
+            PuzzleType::Str8ts => STR8TS_SEARCH_LIMIT,
+        }
+    }
+
     pub const fn url_prefix(self) -> &'static str {
         match self {
             PuzzleType::Sudoku => "https://www.sudokuwiki.org/sudoku.htm?bd=",
@@ -60,15 +71,29 @@ pub enum Status {
     Unique(String),
     /// Two or more solutions (the search stopped at the second).
     Multiple,
-    /// The search visited [`SEARCH_LIMIT`] nodes without settling the count:
-    /// no published puzzle comes near, but a near-empty board of a weakly
-    /// constrained type could search for hours.
+    /// The search visited its type's node limit ([`PuzzleType::search_limit`])
+    /// without settling the count: no published puzzle comes near, but a
+    /// near-empty board of a weakly constrained type could search for hours.
     GaveUp,
 }
 
-/// Search nodes a solver may visit for one puzzle. The hardest real puzzles
-/// of every type need a few thousand at most.
-pub const SEARCH_LIMIT: u64 = 50_000;
+/// Search nodes the classic Sudoku solver may visit for one puzzle. A node
+/// costs well under a tenth of a microsecond, so the limit is some 4 ms (the
+/// pigeonhole board in `sudoku::solve`'s tests reaches it in 3.9 ms);
+/// the hardest real puzzles need 1,295 at most (forum hardest 1905).
+pub const SUDOKU_SEARCH_LIMIT: u64 = 50_000;
+
+/// Search nodes the Killer solver may visit for one puzzle. Its nodes cost
+/// some 5.5 us (cage sums are propagated at each), so 50,000 took 0.27 s on
+/// a loose random layout; 5,000 is about 30 ms. Real puzzles need a few
+/// hundred at most (the 8,000 krazydad puzzles: under 200, all but three
+/// under 50).
+pub const KILLER_SEARCH_LIMIT: u64 = 5_000;
+
+/// Search nodes the Str8ts solver may visit for one puzzle: some 3.6 us a
+/// node (50,000 took 0.18 s on a near-empty board), so about 20 ms. Real
+/// puzzles need 51 at most, random sparse boards settle within 5,000.
+pub const STR8TS_SEARCH_LIMIT: u64 = 5_000;
 
 impl Status {
     /// The archive's `solutions` value: 0, 1, or 2 for "two or more".
@@ -119,11 +144,13 @@ pub enum TypeHint {
 /// Why a string is not an acceptable puzzle.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PuzzleError {
-    #[error("{0}")]
+    // Transparent, not `{0}` with a source: a caller that prints the
+    // error's chain would otherwise say everything twice.
+    #[error(transparent)]
     Sudoku(#[from] sudoku::Error),
-    #[error("{0}")]
+    #[error(transparent)]
     Killer(#[from] killer::Error),
-    #[error("{0}")]
+    #[error(transparent)]
     Str8ts(#[from] str8ts::Error),
     #[error(
         "unrecognised puzzle string: {len} characters; expected 81 or 162 (sudoku), 81,162 or 162,162 (killer), 162 or 243 (str8ts)"

@@ -13,6 +13,13 @@
 //! gets no chunk after the flag is seen, and chunks still queued or being
 //! processed are dropped. What the sink got is then a prefix of the input,
 //! whole chunks in order, and [`run`] says [`Ended::Stopped`].
+//!
+//! No line holds a run up: each stage of a line's analysis has a bound on
+//! its work (see `process`), a chunk is split finely enough that a small
+//! file of slow lines uses every core, and while the calling thread waits
+//! for the next chunk it tells the sink when its deadline passes
+//! ([`Sink::idle`]), so a batch never stays open waiting on workers or the
+//! reader.
 
 mod priority;
 pub mod process;
@@ -21,6 +28,7 @@ use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
+use std::time::Instant;
 
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, bounded};
 use rayon::prelude::*;
@@ -72,12 +80,60 @@ pub trait Sink {
         let _ = (index, input, content);
         Ok(())
     }
+    /// When the sink wants [`Sink::idle`] called if no chunk has come by
+    /// then (the writer: when its open batch must close); none if it can
+    /// wait for ever.
+    fn deadline(&self) -> Option<Instant> {
+        None
+    }
+    /// The deadline passed while the pipeline waited for the next chunk
+    /// (for the reader, or for workers on slow lines): finish what is open
+    /// (the writer commits its batch and lets go of the write lock).
+    fn idle(&mut self) -> Result<(), Self::Error> {
+        Ok(())
+    }
+}
+
+/// What waiting for the next message came to.
+enum Wait<T> {
+    Got(T),
+    /// Its senders are gone.
+    Closed,
+    /// The stop flag was raised while waiting.
+    Stopped,
+}
+
+/// The next message from `rx`. Waits in slices of [`STOP_POLL`], to see the
+/// stop flag while nothing comes (a silent pipe, slow lines), and tells the
+/// sink it is idle once its deadline passes: so a batch closes on time
+/// however long the lines take, and a stop is seen within a slice.
+fn next_or_idle<T, S: Sink>(
+    rx: &Receiver<T>,
+    sink: &mut S,
+    stop: &Option<Arc<AtomicBool>>,
+) -> Result<Wait<T>, S::Error> {
+    loop {
+        if raised(stop) {
+            return Ok(Wait::Stopped);
+        }
+        let deadline = sink.deadline();
+        let poll = Instant::now() + STOP_POLL;
+        match rx.recv_deadline(deadline.map_or(poll, |d| d.min(poll))) {
+            Ok(msg) => return Ok(Wait::Got(msg)),
+            Err(RecvTimeoutError::Disconnected) => return Ok(Wait::Closed),
+            Err(RecvTimeoutError::Timeout) => {
+                if deadline.is_some_and(|d| Instant::now() >= d) {
+                    sink.idle()?;
+                }
+            }
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum RunError<E: std::error::Error + 'static> {
-    /// Reading (or decompressing) an input failed; the lines before the
-    /// failure were processed. The message is the whole story, not a source.
+    /// The cause is part of the message and not also a `source`: the CLI
+    /// prints an error's chain, which would say it twice.
     #[error("{file}: {error}")]
     Read { file: String, error: io::Error },
     #[error(transparent)]
@@ -269,6 +325,15 @@ fn read_all(
     true
 }
 
+/// The fewest items a worker takes from a chunk of `len` at a time: 64
+/// for a full chunk, where a line costs microseconds and fewer would cost
+/// more in scheduling than they gain, but down to one for a small chunk, so
+/// that a file of a few slow lines still uses every core (some eight
+/// pieces a thread, for the fast ones to take over from the slow).
+fn min_len(len: usize, threads: usize) -> usize {
+    (len / (8 * threads.max(1))).clamp(1, 64)
+}
+
 /// Starts each chunk on the pool as soon as it is read and passes on, in
 /// input order, a receiver for its result. Several chunks are in flight at
 /// once, so the workers never wait for the slowest line of a chunk (a hard
@@ -295,6 +360,7 @@ fn process_all(
             }
             Read::Chunk { input, chunk } => {
                 let stored = stored.clone();
+                let threads = pool.current_num_threads();
                 pool.spawn(move || {
                     let stored = stored
                         .as_deref()
@@ -302,7 +368,7 @@ fn process_all(
                     let outcomes = chunk
                         .items
                         .par_iter()
-                        .with_min_len(64)
+                        .with_min_len(min_len(chunk.items.len(), threads))
                         .map(|item| process::process(&chunk, item, settings, stored))
                         .collect();
                     // The receiver is gone only when the run already stopped.
@@ -361,18 +427,20 @@ pub fn run<S: Sink>(
         // thread then ends, and the scope can join it.
         let free_tx = free_tx;
         // Dropping `done_rx` on an early return stops both threads at their next send.
+        // Both waits, for the reader and for the workers, watch the stop
+        // flag and end at the sink's deadline if it has one.
         loop {
-            if raised(&opts.stop) {
-                return Ok(Ended::Stopped);
-            }
-            // Waits in slices, to see the stop flag while the input is silent.
-            let pending = match done_rx.recv_timeout(STOP_POLL) {
-                Ok(pending) => pending,
-                Err(RecvTimeoutError::Timeout) => continue,
-                Err(RecvTimeoutError::Disconnected) => break,
+            let pending = match next_or_idle(&done_rx, sink, &opts.stop).map_err(RunError::Sink)? {
+                Wait::Got(pending) => pending,
+                Wait::Closed => break,
+                Wait::Stopped => return Ok(Ended::Stopped),
             };
             // A chunk's sender is dropped unanswered only if its job died.
-            let msg = pending.recv().map_err(|_| RunError::WorkerStopped)?;
+            let msg = match next_or_idle(&pending, sink, &opts.stop).map_err(RunError::Sink)? {
+                Wait::Got(msg) => msg,
+                Wait::Closed => return Err(RunError::WorkerStopped),
+                Wait::Stopped => return Ok(Ended::Stopped),
+            };
             match msg {
                 Done::Begin { input, len } => sink
                     .begin_input(input, &inputs[input], len)
@@ -509,5 +577,102 @@ mod tests {
         let got = outcomes(&text, &archive);
         assert!(got.iter().all(|o| matches!(o, Outcome::Accepted(_))));
         assert_eq!(archive.asked.load(Ordering::Relaxed), SAMPLE);
+    }
+
+    #[test]
+    fn a_small_chunk_is_split_to_single_lines_and_a_full_one_is_not() {
+        for (len, threads, want) in [
+            (10, 2, 1),
+            (20, 2, 1),
+            (100, 2, 6),
+            (8192, 2, 64),
+            (8192, 64, 16),
+            (0, 0, 1),
+        ] {
+            assert_eq!(min_len(len, threads), want, "{len} {threads}");
+        }
+    }
+
+    /// Records when it was told it is idle, and clears its deadline then,
+    /// as the writer's commit does.
+    struct Batch {
+        deadline: Option<Instant>,
+        idle: Vec<Instant>,
+    }
+
+    impl Sink for Batch {
+        type Error = std::io::Error;
+        fn begin_input(&mut self, _: usize, _: &Input, _: Option<u64>) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn write(&mut self, _: &[Input], _: &Processed) -> std::io::Result<()> {
+            Ok(())
+        }
+        fn deadline(&self) -> Option<Instant> {
+            self.deadline
+        }
+        fn idle(&mut self) -> std::io::Result<()> {
+            self.idle.push(Instant::now());
+            self.deadline = None;
+            Ok(())
+        }
+    }
+
+    fn got<T>(w: Wait<T>) -> Option<T> {
+        match w {
+            Wait::Got(t) => Some(t),
+            Wait::Closed => None,
+            Wait::Stopped => panic!("no stop flag was raised"),
+        }
+    }
+
+    #[test]
+    fn a_raised_stop_flag_ends_a_wait_on_a_silent_channel() {
+        let mut sink = Batch {
+            deadline: None,
+            idle: Vec::new(),
+        };
+        let (_tx, rx) = bounded::<u32>(1);
+        let stop = Some(Arc::new(AtomicBool::new(false)));
+        let flag = stop.clone();
+        let raise = thread::spawn(move || {
+            thread::sleep(std::time::Duration::from_millis(150));
+            flag.iter().for_each(|f| f.store(true, Ordering::SeqCst));
+        });
+        assert!(matches!(
+            next_or_idle(&rx, &mut sink, &stop).unwrap(),
+            Wait::Stopped
+        ));
+        raise.join().unwrap();
+    }
+
+    #[test]
+    fn a_late_message_makes_the_sink_idle_at_its_deadline_and_is_still_received() {
+        let start = Instant::now();
+        let deadline = start + std::time::Duration::from_millis(50);
+        let mut sink = Batch {
+            deadline: Some(deadline),
+            idle: Vec::new(),
+        };
+        let (tx, rx) = bounded::<u32>(1);
+        let late = thread::spawn(move || {
+            thread::sleep(std::time::Duration::from_millis(300));
+            tx.send(7).unwrap();
+        });
+        assert_eq!(got(next_or_idle(&rx, &mut sink, &None).unwrap()), Some(7));
+        late.join().unwrap();
+        assert_eq!(sink.idle.len(), 1);
+        assert!(sink.idle[0] >= deadline);
+        // A message already there: no idle call, however near the deadline.
+        let (tx, rx) = bounded::<u32>(1);
+        tx.send(8).unwrap();
+        sink.deadline = Some(Instant::now());
+        assert_eq!(got(next_or_idle(&rx, &mut sink, &None).unwrap()), Some(8));
+        assert_eq!(sink.idle.len(), 1);
+        // Senders gone: none, without waiting for the deadline.
+        drop(tx);
+        sink.deadline = Some(Instant::now() + std::time::Duration::from_secs(60));
+        assert_eq!(got(next_or_idle(&rx, &mut sink, &None).unwrap()), None);
+        assert_eq!(sink.idle.len(), 1);
     }
 }

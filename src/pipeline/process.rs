@@ -2,10 +2,18 @@
 //! puzzle string, and run it through the domain core (parse, validate,
 //! propagate, count, encode). Runs on the rayon workers, so it is pure and
 //! allocation-light; the writer decides what is new and what is a duplicate.
+//!
+//! Every stage's work is bounded, by counted steps and never by time, so the
+//! outcome of a line does not depend on the machine: a line is at most
+//! 4 KiB (`MAX_LINE`), parsing and validation are linear in it, propagation
+//! removes at most 729 candidates, the solution count visits at most its
+//! type's [`PuzzleType::search_limit`] nodes (`search-limit` beyond), and a
+//! canonical form at most its type's steps (`canonical-limit` beyond; see
+//! [`canon`]). A line's worst case is some tens of milliseconds.
 
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::core::canon;
+use crate::core::canon::{self, CanonError};
 use crate::core::puzzle::{self, Analysis, PuzzleType, Status, TypeHint};
 use crate::input::extract::{Extracted, puzzle_token, puzzle_token_before_bad_bytes};
 use crate::input::{Chunk, Item, ItemKind};
@@ -215,7 +223,7 @@ pub fn analyse_token(token: &str, settings: Settings) -> Outcome {
                 format!(
                     "{}: the solution count was not settled within {} search nodes",
                     a.kind,
-                    crate::core::puzzle::SEARCH_LIMIT
+                    a.kind.search_limit()
                 ),
             ),
             Status::Unsolvable => reject(
@@ -223,10 +231,22 @@ pub fn analyse_token(token: &str, settings: Settings) -> Outcome {
                 format!("{}: the puzzle has no solution", a.kind),
             ),
             Status::Unique(_) | Status::Multiple => {
-                let form = settings
-                    .canonical
-                    .then(|| canon::of(a.kind, &a.givens).ok())
-                    .flatten();
+                let form = if settings.canonical {
+                    match canon::of(a.kind, &a.givens) {
+                        Ok(form) => Some(form),
+                        // Too costly to settle: rejected like a solution
+                        // count that reaches its limit, so that every
+                        // puzzle an import with forms stores has one.
+                        Err(e @ CanonError::Limit { .. }) => {
+                            return reject(e.code(), e.to_string());
+                        }
+                        // A layout no map can write (more than 35 cage
+                        // colours): stored, never an isomorph.
+                        Err(_) => None,
+                    }
+                } else {
+                    None
+                };
                 Outcome::Accepted(Box::new(Record::new(&a, form.as_deref())))
             }
         },
@@ -379,6 +399,39 @@ mod tests {
             Outcome::Accepted(r) => {
                 assert_eq!((r.solutions, r.solution()), (2, None));
                 assert_eq!(r.givens().len(), 81);
+            }
+            o => panic!("{o:?}"),
+        }
+    }
+
+    /// A valid puzzle whose canonical form meets its bound is rejected with
+    /// its own reason, and stored as usual when no form is asked for.
+    #[test]
+    fn a_form_past_its_bound_is_a_canonical_limit_reject() {
+        let grid =
+            "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+        let layout: String = (0..81)
+            .map(|i| if (i / 9 + i % 9) % 2 == 0 { '1' } else { '2' })
+            .collect();
+        let sums: String = grid.chars().flat_map(|d| ['0', d]).collect();
+        let killer = format!("{layout},{sums}");
+        let settings = |canonical| Settings {
+            hint: TypeHint::Auto,
+            canonical,
+        };
+        assert_eq!(
+            analyse_token(&killer, settings(true)),
+            Outcome::Rejected(Rejection {
+                code: "canonical-limit",
+                message: format!(
+                    "killer legacy: the canonical form was not settled within {} candidate maps",
+                    canon::KILLER_MAPS
+                ),
+            })
+        );
+        match analyse_token(&killer, settings(false)) {
+            Outcome::Accepted(r) => {
+                assert_eq!((r.solutions, r.canonical()), (1, None));
             }
             o => panic!("{o:?}"),
         }

@@ -39,6 +39,14 @@ use crate::core::killer::cages::Regions;
 mod reference;
 
 const FORMAT: &str = "killer legacy";
+/// Candidate maps (pairs of a row and a column order that are written, in
+/// full or until they lose) a form may take before the search gives up with
+/// [`CanonError::Limit`]. A map costs about half a microsecond when its
+/// layout ties the best (the costly case: then the sums are compared too),
+/// so the limit is some 10 ms. The 8,000 krazydad puzzles take at most
+/// 1,152 (median 2); 81 single-cell cages, whose every one of the 3,359,232
+/// maps ties, took 1.9 s unbounded.
+pub const MAPS: u64 = 20_000;
 /// Colour characters in the order the recolouring hands them out.
 const COLOURS: &[u8; 35] = b"123456789abcdefghijklmnopqrstuvwxyz";
 
@@ -57,18 +65,29 @@ const COLOURS: &[u8; 35] = b"123456789abcdefghijklmnopqrstuvwxyz";
 /// coloured neighbour has). The answer is the least such string in plain
 /// byte order, compared whole. Digits are never relabelled: sums would change.
 pub fn killer(givens: &str) -> Result<String, CanonError> {
+    killer_work(givens, MAPS).map(|(form, _)| form)
+}
+
+/// [`killer`] within `limit` candidate maps, with how many it wrote.
+#[doc(hidden)]
+pub fn killer_work(givens: &str, limit: u64) -> Result<(String, u64), CanonError> {
     let puzzle = Puzzle::parse(givens)?;
     // Real puzzles have some thirty cages: sets of cages fit a u64, whose
     // operations cost half those of a u128. Only a puzzle of more than 64
     // cages (81 at most) pays for the wide sets.
     if puzzle.cages <= 64 {
-        search::<u64>(&puzzle)
+        search::<u64>(&puzzle, limit)
     } else {
-        search::<u128>(&puzzle)
+        search::<u128>(&puzzle, limit)
     }
 }
 
-fn search<S: CageSet>(puzzle: &Puzzle) -> Result<String, CanonError> {
+fn search<S: CageSet>(puzzle: &Puzzle, limit: u64) -> Result<(String, u64), CanonError> {
+    let over = || CanonError::Limit {
+        format: FORMAT,
+        limit,
+        what: "candidate maps",
+    };
     let transposed = puzzle.transposed();
     // The transposed view's rows are the original columns and vice versa.
     let row_spans = puzzle.spans(|cell| cell / 9);
@@ -100,6 +119,9 @@ fn search<S: CageSet>(puzzle: &Puzzle) -> Result<String, CanonError> {
         let (view, rows, cols) = views[v];
         let r = rows.iter().enumerate().find(|(_, r)| r.lines[0] == line);
         if let (Some((ri, r)), Some(c)) = (r, cols.iter().nth(ci)) {
+            if !search.count(limit) {
+                return Err(over());
+            }
             search.offer(view, r, c);
             skip = Some((v, ri, ci));
         }
@@ -118,6 +140,9 @@ fn search<S: CageSet>(puzzle: &Puzzle) -> Result<String, CanonError> {
                 // after the true one: a pair whose bound already reads after
                 // the best first row loses.
                 if key <= search.best_row && skip != Some((v, ri, ci)) {
+                    if !search.count(limit) {
+                        return Err(over());
+                    }
                     search.offer(view, r, c);
                 }
             }
@@ -131,7 +156,8 @@ fn search<S: CageSet>(puzzle: &Puzzle) -> Result<String, CanonError> {
         });
     };
     // Always ASCII, so the conversion cannot fail.
-    Ok(String::from_utf8(best.to_vec()).unwrap_or_default())
+    let form = String::from_utf8(best.to_vec()).unwrap_or_default();
+    Ok((form, search.offers))
 }
 
 /// Per line that leads some line order of a view, and per column order, a
@@ -349,6 +375,8 @@ struct Search<'a, S> {
     bent: Option<Bent>,
     /// The best map, while its sums and digits are not written yet.
     won: Option<Won<'a>>,
+    /// Candidates offered so far: the work [`MAPS`] bounds.
+    offers: u64,
 }
 
 impl<'a, S: CageSet> Search<'a, S> {
@@ -366,6 +394,7 @@ impl<'a, S: CageSet> Search<'a, S> {
             firsts: [(0, 0); 81],
             bent: None,
             won: None,
+            offers: 0,
         }
     }
 
@@ -373,6 +402,16 @@ impl<'a, S: CageSet> Search<'a, S> {
     /// colouring each cage when it first appears from the links of the two
     /// orders, and stop at the first char that sorts after the best form.
     /// Sums, digits and the connectivity test only for one that wins.
+    /// Counts one more candidate: false, counting nothing, when `limit`
+    /// candidates were offered already.
+    fn count(&mut self, limit: u64) -> bool {
+        if self.offers >= limit {
+            return false;
+        }
+        self.offers += 1;
+        true
+    }
+
     fn offer(&mut self, view: &'a Puzzle, rows: Order<S>, cols: Order<S>) {
         let (row_links, col_links) = (rows.links, cols.links);
         let (row_spans, col_spans) = (rows.spans, cols.spans);
@@ -980,6 +1019,12 @@ pub(super) mod tests {
     use super::*;
     use crate::core::killer::krazydad::{FIRST500, rows};
 
+    /// The search without its bound: the tests compare it with the
+    /// reference on layouts of every symmetry, bounded or not.
+    fn killer(givens: &str) -> Result<String, CanonError> {
+        killer_work(givens, u64::MAX).map(|(form, _)| form)
+    }
+
     /// A legacy string from krazydad's row: cage letters as ids and the
     /// sums in letter order, recoloured greedily.
     pub fn from_krazydad(ids: &[u8; 81], hints: &[u8]) -> String {
@@ -1024,6 +1069,58 @@ pub(super) mod tests {
             .finish()
             .expect("map tears a cage or needs 36 colours");
         String::from_utf8(best.to_vec()).unwrap()
+    }
+
+    /// 81 single-cell cages on a checkerboard of two colours, each cell's
+    /// sum a solution digit: every map keeps every cage and ties on the
+    /// layout, so the search meets its bound.
+    pub fn single_cells() -> String {
+        let grid =
+            "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+        let layout: String = (0..81)
+            .map(|i| if (i / 9 + i % 9) % 2 == 0 { '1' } else { '2' })
+            .collect();
+        let sums: String = grid.chars().flat_map(|d| ['0', d]).collect();
+        format!("{layout},{sums}")
+    }
+
+    #[test]
+    fn a_pattern_with_too_many_tying_maps_stops_at_the_bound_every_time() {
+        let s = single_cells();
+        let want = CanonError::Limit {
+            format: FORMAT,
+            limit: MAPS,
+            what: "candidate maps",
+        };
+        // Counted work, not time: the same answer on every run and machine.
+        for _ in 0..2 {
+            assert_eq!(super::killer(&s), Err(want.clone()));
+        }
+        assert_eq!(want.code(), "canonical-limit");
+        assert_eq!(
+            want.to_string(),
+            "killer legacy: the canonical form was not settled within 20000 candidate maps"
+        );
+        // Any bound is met at exactly that many maps.
+        for limit in [0, 1, 7, 1000] {
+            let got = killer_work(&s, limit);
+            assert!(
+                matches!(got, Err(CanonError::Limit { limit: l, .. }) if l == limit),
+                "{got:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn real_puzzles_stay_far_inside_the_bound() {
+        let mut most = 0;
+        for s in krazydad(500) {
+            let (form, maps) = killer_work(&s, u64::MAX).unwrap();
+            assert_eq!(super::killer(&s), Ok(form), "{s}");
+            most = most.max(maps);
+        }
+        // The 8,000 of the shared corpus take at most 1,152.
+        assert!(most * 10 < MAPS, "{most}");
     }
 
     pub fn krazydad(limit: usize) -> Vec<String> {

@@ -10,18 +10,34 @@
 //!
 //! Pure functions only: no I/O, no archive knowledge, no allocation beyond the
 //! search state.
+//!
+//! Every search is bounded by counted work, never by time, so whether a form
+//! is found does not depend on the machine: classic Sudoku by
+//! [`SUDOKU_STEPS`] search steps, Killer by [`KILLER_MAPS`] candidate maps
+//! (its set-up is bounded too: at most 1,296 line orders each way), each
+//! some 10-30 ms at most; Str8ts always writes its 16 forms. A pattern with
+//! so many symmetries that the exact form would cost more (81 single-cell
+//! Killer cages: 3,359,232 maps that all tie, 1.9 s) gets
+//! [`CanonError::Limit`] instead, never a guess. Real puzzles stay far inside
+//! (see each limit's note).
 
 mod killer;
 mod str8ts;
 mod sudoku;
 
+pub use killer::MAPS as KILLER_MAPS;
 pub use killer::killer;
 #[doc(hidden)]
 pub use killer::killer_reference;
+#[doc(hidden)]
+pub use killer::killer_work;
 pub use str8ts::str8ts;
+pub use sudoku::STEPS as SUDOKU_STEPS;
 pub use sudoku::sudoku;
 #[doc(hidden)]
 pub use sudoku::sudoku_reference;
+#[doc(hidden)]
+pub use sudoku::sudoku_work;
 
 use crate::core::grid::Cell;
 use crate::core::puzzle::PuzzleType;
@@ -74,6 +90,14 @@ pub enum CanonError {
         first: Cell,
         sum: String,
     },
+    /// The search reached its work bound before settling the form: a
+    /// pattern with so many symmetries that the exact answer costs too much.
+    #[error("{format}: the canonical form was not settled within {limit} {what}")]
+    Limit {
+        format: &'static str,
+        limit: u64,
+        what: &'static str,
+    },
     /// The greedy recolouring ran past the 35 colour characters.
     #[error("killer legacy: cell {} ({cell}) would need more than 35 cage colours", cell.index())]
     Colours { cell: Cell },
@@ -87,6 +111,7 @@ impl CanonError {
             CanonError::Character { .. } | CanonError::Separator { .. } => "character",
             CanonError::CageSum { .. } => "cage-sum",
             CanonError::Colours { .. } => "colours",
+            CanonError::Limit { .. } => "canonical-limit",
         }
     }
 }

@@ -66,7 +66,7 @@
 
 use crate::core::grid::{CELLS, PEERS, UNITS, box_of};
 use crate::core::mask::spread_lanes;
-use crate::core::puzzle::SEARCH_LIMIT;
+use crate::core::puzzle::KILLER_SEARCH_LIMIT;
 
 use super::cages::combinations;
 
@@ -372,7 +372,7 @@ pub struct Solver {
 #[derive(Clone, Copy, Debug)]
 pub struct Count {
     pub found: u8,
-    /// Search nodes visited; past [`SEARCH_LIMIT`] the search gives up.
+    /// Search nodes visited; past [`KILLER_SEARCH_LIMIT`] the search gives up.
     pub nodes: u64,
     pub solution: [u16; CELLS],
 }
@@ -649,7 +649,7 @@ impl Solver {
 
     fn search(&self, b: &Board, count: &mut Count) {
         count.nodes += 1;
-        if count.nodes > SEARCH_LIMIT {
+        if count.nodes > KILLER_SEARCH_LIMIT {
             return;
         }
         let Some(c) = self.branch_cell(b) else {
@@ -671,7 +671,7 @@ impl Solver {
                 && self.fixpoint(&mut next, dirty, self.lines.len()).is_ok()
             {
                 self.search(&next, count);
-                if count.found >= 2 || count.nodes > SEARCH_LIMIT {
+                if count.found >= 2 || count.nodes > KILLER_SEARCH_LIMIT {
                     return;
                 }
             }
@@ -1216,7 +1216,7 @@ mod tests {
             prop_assert_eq!(got.found, want.found);
             // The branching differs from the reference's, so the node
             // counts do; both stay within the limit's bound.
-            prop_assert!(got.nodes <= SEARCH_LIMIT + 1);
+            prop_assert!(got.nodes <= KILLER_SEARCH_LIMIT + 1);
             if got.found == 1 {
                 prop_assert_eq!(got.solution, want.solution);
             }

@@ -22,7 +22,7 @@
 
 use crate::core::grid::CELLS;
 use crate::core::mask::{Digit, Mask, Remaining};
-use crate::core::puzzle::SEARCH_LIMIT;
+use crate::core::puzzle::STR8TS_SEARCH_LIMIT;
 
 use super::CELL;
 use super::board::Board;
@@ -62,7 +62,7 @@ pub enum Solutions {
     Unique(Box<Board>),
     /// Two or more (the search stopped at the second).
     Multiple,
-    /// The search hit [`SEARCH_LIMIT`] nodes first.
+    /// The search hit [`STR8TS_SEARCH_LIMIT`] nodes first.
     GaveUp,
 }
 
@@ -188,7 +188,7 @@ fn count_from(layout: &Layout, root: &Board) -> (Solutions, u64) {
     let bits = root.masks().map(Mask::bits);
     let nodes = layout.count(&bits, &mut count, &mut found);
     let found = found.map(|f| f.map(Mask::from_bits_truncate));
-    if nodes > SEARCH_LIMIT && count < 2 {
+    if nodes > STR8TS_SEARCH_LIMIT && count < 2 {
         return (Solutions::GaveUp, nodes);
     }
     let s = match (count, found) {

@@ -33,7 +33,7 @@ use super::propagate::{BAND, BAND_PEERS, Planes, SPREAD, column, rows_single};
 use super::sse2::{bands, load_bytes, load_words};
 use crate::core::grid::CELLS;
 use crate::core::mask::Mask;
-use crate::core::puzzle::SEARCH_LIMIT;
+use crate::core::puzzle::SUDOKU_SEARCH_LIMIT;
 
 /// What the search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,15 +43,15 @@ pub struct Solutions {
     /// The first solution found (digit values 1..=9); when `count` is 1 and
     /// `limit` is at least 2 it is the unique solution.
     pub first: Option<[u8; CELLS]>,
-    /// Search nodes visited; past [`SEARCH_LIMIT`] the search gave up, and
+    /// Search nodes visited; past [`SUDOKU_SEARCH_LIMIT`] the search gave up, and
     /// `count` is only what it had found by then.
     pub nodes: u64,
 }
 
 impl Solutions {
-    /// Whether the search stopped at [`SEARCH_LIMIT`] before it knew.
+    /// Whether the search stopped at [`SUDOKU_SEARCH_LIMIT`] before it knew.
     pub fn gave_up(&self) -> bool {
-        self.nodes > SEARCH_LIMIT
+        self.nodes > SUDOKU_SEARCH_LIMIT
     }
 }
 
@@ -928,7 +928,7 @@ impl Search {
     /// node copies the state once per branch but the last.
     fn run(&mut self, state: &mut State, changed: u32) {
         self.nodes += 1;
-        if self.nodes > SEARCH_LIMIT {
+        if self.nodes > SUDOKU_SEARCH_LIMIT {
             return;
         }
         let mut work = Work {
@@ -962,7 +962,7 @@ impl Search {
             let mut next = *state;
             next.place(d, b, i);
             self.run(&mut next, word);
-            if self.count >= self.limit || self.nodes > SEARCH_LIMIT {
+            if self.count >= self.limit || self.nodes > SUDOKU_SEARCH_LIMIT {
                 return;
             }
         }
@@ -1016,7 +1016,7 @@ mod tests {
                 let found = count_solutions(&digits(p), 2);
                 assert_eq!(found.count, 1, "{p}");
                 assert!(
-                    found.nodes <= SEARCH_LIMIT / 20,
+                    found.nodes <= SUDOKU_SEARCH_LIMIT / 20,
                     "{p}: {} nodes",
                     found.nodes
                 );

@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use crate::core::grid::{CELLS, PEERS, UNITS, box_of};
-use crate::core::puzzle::SEARCH_LIMIT;
+use crate::core::puzzle::KILLER_SEARCH_LIMIT;
 
 use super::super::cages::combinations;
 
@@ -46,7 +46,7 @@ pub struct Solver {
 #[derive(Clone, Copy, Debug)]
 pub struct Count {
     pub found: u8,
-    /// Search nodes visited; past [`SEARCH_LIMIT`] the search gives up.
+    /// Search nodes visited; past [`KILLER_SEARCH_LIMIT`] the search gives up.
     pub nodes: u64,
     pub solution: [u16; CELLS],
 }
@@ -265,7 +265,7 @@ impl Solver {
 
     fn search(&self, b: &Board, count: &mut Count) {
         count.nodes += 1;
-        if count.nodes > SEARCH_LIMIT {
+        if count.nodes > KILLER_SEARCH_LIMIT {
             return;
         }
         let mut best = None;
@@ -295,7 +295,7 @@ impl Solver {
             next.cand[c] = bit;
             if self.propagate(&mut next).is_ok() {
                 self.search(&next, count);
-                if count.found >= 2 || count.nodes > SEARCH_LIMIT {
+                if count.found >= 2 || count.nodes > KILLER_SEARCH_LIMIT {
                     return;
                 }
             }

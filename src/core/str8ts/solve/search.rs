@@ -111,7 +111,7 @@
 
 use crate::core::grid::CELLS;
 use crate::core::mask::spread_lanes;
-use crate::core::puzzle::SEARCH_LIMIT;
+use crate::core::puzzle::STR8TS_SEARCH_LIMIT;
 
 use super::LINE_PEERS;
 
@@ -315,7 +315,7 @@ impl Layout {
         nodes: &mut u64,
     ) {
         *nodes += 1;
-        if *nodes > SEARCH_LIMIT {
+        if *nodes > STR8TS_SEARCH_LIMIT {
             return;
         }
         let mut best: Option<(usize, u32)> = None;
@@ -361,7 +361,7 @@ impl Layout {
                 && (!sets || self.sets(&next, &next_fits).is_ok())
             {
                 self.search(&next, &next_fits, count, found, nodes);
-                if *count >= 2 || *nodes > SEARCH_LIMIT {
+                if *count >= 2 || *nodes > STR8TS_SEARCH_LIMIT {
                     return;
                 }
             }
