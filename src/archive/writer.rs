@@ -3,8 +3,20 @@
 //! together), so a killed run leaves only whole batches and counts that
 //! match them. Deduplication is the unique index on `puzzles.key`; a key
 //! match with different givens (a hash collision) is reported, never merged.
+//!
+//! The WAL stays bounded beside readers: after a commit that leaves it
+//! over [`WAL_BOUND`], a `wal_checkpoint(RESTART)` waits (at most
+//! [`CHECKPOINT_WAIT`]) for readers still on older snapshots, so that the
+//! next batch writes the WAL from its start again instead of growing it;
+//! `journal_size_limit` trims the file to the bound then, and the end of an
+//! import truncates it. A reader that holds one snapshot for longer (an
+//! open `sqlite3` transaction) keeps the WAL growing until it ends.
+//!
+//! A failed run is recorded as `failed` with its error even on a full
+//! disk: if the WAL has no room for that row, the reserve held by the
+//! import lock file ([`super::lock`]) is given back first.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rusqlite::params;
 
@@ -44,6 +56,12 @@ pub enum Dedup {
 const BATCH_LINES: usize = 131_072;
 const BATCH_TIME: std::time::Duration = std::time::Duration::from_secs(4);
 
+/// The WAL size past which a commit is followed by a checkpoint that waits
+/// for readers, and to which the file is trimmed after it restarts.
+pub const WAL_BOUND: u64 = 64 << 20;
+/// How long that checkpoint (and the one at the end) waits for readers.
+const CHECKPOINT_WAIT: Duration = Duration::from_millis(200);
+
 /// How many reject messages an import prints (all are in the archive).
 pub const SHOWN_REJECTS: usize = 10;
 
@@ -54,7 +72,7 @@ pub struct ImportWriter<'a> {
     /// Earlier imports found killed, now marked `interrupted`.
     pub interrupted: Vec<i64>,
     /// Tells later imports this one is alive.
-    _lock: Option<ImportLock>,
+    lock: Option<ImportLock>,
     pub counts: Counts,
     /// `file:line: message` of the first rejects, for the summary.
     pub first_rejects: Vec<String>,
@@ -101,7 +119,7 @@ impl<'a> ImportWriter<'a> {
             dedup,
             import_id,
             interrupted,
-            _lock: lock,
+            lock,
             counts: Counts::default(),
             first_rejects: Vec::new(),
             file_ids: vec![None; inputs],
@@ -113,7 +131,8 @@ impl<'a> ImportWriter<'a> {
         })
     }
 
-    /// Marks the import finished (or failed, with the reason).
+    /// Marks the import finished (or failed, with the reason), then
+    /// shrinks the WAL.
     pub fn finish(&mut self, error: Option<&str>) -> Result<(), ArchiveError> {
         self.progress.finish();
         if error.is_some() {
@@ -122,6 +141,21 @@ impl<'a> ImportWriter<'a> {
             self.commit()?;
         }
         set_foreign_keys(&self.archive.conn, true)?;
+        let recorded = match self.record_end(error) {
+            // No room in the WAL for the row's page: give the reserve back.
+            Err(ArchiveError::Full { .. }) if self.lock.is_some() => {
+                if let Some(lock) = &self.lock {
+                    lock.release_reserve();
+                }
+                self.record_end(error)
+            }
+            other => other,
+        };
+        self.checkpoint("TRUNCATE");
+        recorded
+    }
+
+    fn record_end(&self, error: Option<&str>) -> Result<(), ArchiveError> {
         let status = if error.is_some() {
             "failed"
         } else {
@@ -139,6 +173,15 @@ impl<'a> ImportWriter<'a> {
             .map_err(|e| ArchiveError::sql("recording the end of the import", e))
     }
 
+    /// A checkpoint that waits for readers at most [`CHECKPOINT_WAIT`]; a
+    /// checkpoint that cannot finish now is left to a later one.
+    fn checkpoint(&self, mode: &str) {
+        let conn = &self.archive.conn;
+        super::lock::with_deadline(CHECKPOINT_WAIT, || {
+            let _ = conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |_| Ok(()));
+        });
+    }
+
     /// Commits the open batch, if any.
     fn commit(&mut self) -> Result<(), ArchiveError> {
         if self.batch_started.take().is_some() {
@@ -149,6 +192,17 @@ impl<'a> ImportWriter<'a> {
                 .map_err(|e| ArchiveError::sql("committing a batch", e))?;
         }
         Ok(())
+    }
+
+    /// After a batch's commit: bound the WAL, and let a waiting import in.
+    fn after_commit(&self) {
+        let wal = super::beside(&self.archive.path, "-wal");
+        if std::fs::metadata(wal).is_ok_and(|m| m.len() > WAL_BOUND) {
+            self.checkpoint("RESTART");
+        }
+        if self.lock.as_ref().is_some_and(ImportLock::someone_waits) {
+            std::thread::sleep(super::lock::YIELD);
+        }
     }
 
     /// Drops the open batch after a failure: the archive keeps only whole batches.
@@ -214,6 +268,7 @@ impl<'a> ImportWriter<'a> {
         self.batch_lines += p.chunk.items.len();
         if self.batch_lines >= BATCH_LINES || batch_started.elapsed() >= BATCH_TIME {
             self.commit()?;
+            self.after_commit();
         }
         Ok(())
     }

@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use anyhow::Context;
 use clap::Args;
 
 use super::{DbArg, InputArgs, thousands};
@@ -69,8 +68,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
             cache_mib: a.cache_mib,
             max_pages: a.max_pages,
         },
-    )
-    .with_context(|| format!("cannot open archive {}", a.db.db.display()))?;
+    )?;
     let progress = Progress::new(a.input.total_bytes(&inputs), a.input.quiet);
     let arguments: Vec<String> = std::env::args().collect();
     let dedup = match a.dedup {
@@ -99,10 +97,13 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     };
     let outcome = pipeline::run(&inputs, &opts, &mut writer);
     let error = outcome.as_ref().err().map(RunError::to_string);
-    // Record the end even after a failure, unless the archive itself is what failed.
+    // Record the end even after a failure (a full disk included).
     let finished = writer.finish(error.as_deref());
-    outcome?;
-    finished?;
+    match (outcome, finished) {
+        (Err(e), Err(f)) => anyhow::bail!("{e} (and the run could not be recorded as failed: {f})"),
+        (Err(e), Ok(())) => return Err(e.into()),
+        (Ok(_), finished) => finished?,
+    }
 
     let seconds = writer.elapsed();
     let c = writer.counts;
