@@ -231,7 +231,7 @@ pub fn write_denied(path: &Path) -> Option<String> {
     {
         return Some(why.describe("the file"));
     }
-    access_denied(folder).map(|why| why.describe(&format!("its folder {}", folder.display())))
+    access_denied(folder).map(|why| why.describe("its folder"))
 }
 
 enum Denied {

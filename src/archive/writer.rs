@@ -131,28 +131,34 @@ impl<'a> ImportWriter<'a> {
         })
     }
 
-    /// Marks the import finished (or failed, with the reason), then
-    /// shrinks the WAL.
+    /// Marks the import finished, or failed with the reason (its own
+    /// failure to commit the last batch included), then shrinks the WAL.
     pub fn finish(&mut self, error: Option<&str>) -> Result<(), ArchiveError> {
         self.progress.finish();
-        if error.is_some() {
+        let committed = match error {
+            Some(_) => Ok(()),
+            None => self.commit(),
+        };
+        let failure = match (&committed, error) {
+            (Err(e), _) => Some(e.to_string()),
+            (Ok(()), e) => e.map(str::to_string),
+        };
+        if failure.is_some() {
             self.rollback();
-        } else {
-            self.commit()?;
         }
         set_foreign_keys(&self.archive.conn, true)?;
-        let recorded = match self.record_end(error) {
+        let recorded = match self.record_end(failure.as_deref()) {
             // No room in the WAL for the row's page: give the reserve back.
             Err(ArchiveError::Full { .. }) if self.lock.is_some() => {
                 if let Some(lock) = &self.lock {
                     lock.release_reserve();
                 }
-                self.record_end(error)
+                self.record_end(failure.as_deref())
             }
             other => other,
         };
         self.checkpoint("TRUNCATE");
-        recorded
+        committed.and(recorded)
     }
 
     fn record_end(&self, error: Option<&str>) -> Result<(), ArchiveError> {
@@ -205,11 +211,13 @@ impl<'a> ImportWriter<'a> {
         }
     }
 
-    /// Drops the open batch after a failure: the archive keeps only whole batches.
+    /// Drops the open batch after a failure: the archive keeps only whole
+    /// batches. A COMMIT that failed may have left its transaction open
+    /// (SQLite rolls back by itself after some errors, not all).
     fn rollback(&mut self) {
-        if self.batch_started.take().is_some() {
-            self.batch_lines = 0;
-            // A failed ROLLBACK means SQLite already rolled back (e.g. on SQLITE_FULL).
+        self.batch_started = None;
+        self.batch_lines = 0;
+        if !self.archive.conn.is_autocommit() {
             let _ = self.archive.conn.execute_batch("ROLLBACK");
         }
     }

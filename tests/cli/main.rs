@@ -10,6 +10,7 @@ mod export;
 mod import;
 mod isomorphs;
 mod killer;
+mod nightly_archive;
 mod robust;
 mod show;
 mod stats;
