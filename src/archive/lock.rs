@@ -172,6 +172,8 @@ struct Waiting {
     stamp: Option<File>,
     /// Set for a checkpoint: wait this long at most, whatever changes.
     deadline: Option<Duration>,
+    /// How long to wait without seeing a change.
+    patience: Duration,
 }
 
 thread_local! {
@@ -195,6 +197,7 @@ pub fn wait_for_writers(conn: &Connection) -> rusqlite::Result<()> {
             since: Instant::now(),
             stamp: None,
             deadline: None,
+            patience: BUSY_TIMEOUT,
         })
     });
     conn.busy_handler(Some(busy))
@@ -241,7 +244,7 @@ fn busy(attempt: i32) -> bool {
             b[4..].copy_from_slice(&now_ms().to_le_bytes());
             let _ = f.write_all_at(&b, 0);
         }
-        now.duration_since(w.since) < w.deadline.unwrap_or(BUSY_TIMEOUT)
+        now.duration_since(w.since) < w.deadline.unwrap_or(w.patience)
     });
     if go_on {
         std::thread::sleep(POLL);
@@ -264,4 +267,70 @@ fn mark_interrupted(conn: &Connection) -> Result<Vec<i64>, ArchiveError> {
         .map_err(sql)?;
     ids.sort_unstable();
     Ok(ids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Another writer that commits without ever leaving a gap a poller
+    /// could use, for `rounds` transactions of `hold` each.
+    fn hog(path: PathBuf, rounds: u32, hold: Duration) -> std::thread::JoinHandle<()> {
+        let c = Connection::open(&path).unwrap();
+        c.execute_batch("BEGIN IMMEDIATE").unwrap();
+        std::thread::spawn(move || {
+            for i in 0..rounds {
+                c.execute("INSERT INTO t VALUES (?1)", [i]).unwrap();
+                std::thread::sleep(hold);
+                c.execute_batch("COMMIT; BEGIN IMMEDIATE").unwrap();
+            }
+            c.execute_batch("COMMIT").unwrap();
+        })
+    }
+
+    fn archive() -> (tempfile::TempDir, PathBuf, Connection) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.sqlite");
+        let c = Connection::open(&path).unwrap();
+        let _: String = c
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .unwrap();
+        c.execute_batch("CREATE TABLE t (x)").unwrap();
+        wait_for_writers(&c).unwrap();
+        WAITING.with_borrow_mut(|w| w.as_mut().unwrap().patience = Duration::from_millis(300));
+        (dir, path, c)
+    }
+
+    #[test]
+    fn a_writer_that_keeps_committing_is_waited_for_past_the_patience() {
+        let (_dir, path, c) = archive();
+        let other = hog(path, 12, Duration::from_millis(100));
+        let start = Instant::now();
+        c.execute_batch("BEGIN IMMEDIATE; INSERT INTO t VALUES (-1); COMMIT")
+            .unwrap();
+        assert!(
+            start.elapsed() > Duration::from_millis(900),
+            "{:?}",
+            start.elapsed()
+        );
+        other.join().unwrap();
+    }
+
+    #[test]
+    fn a_writer_that_stalls_is_given_up_on_after_the_patience() {
+        let (_dir, path, c) = archive();
+        let other = hog(path, 1, Duration::from_millis(1500));
+        let start = Instant::now();
+        let e = c.execute_batch("BEGIN IMMEDIATE").unwrap_err();
+        assert_eq!(
+            e.sqlite_error_code(),
+            Some(rusqlite::ErrorCode::DatabaseBusy)
+        );
+        let waited = start.elapsed();
+        assert!(
+            waited >= Duration::from_millis(300) && waited < Duration::from_millis(1200),
+            "{waited:?}"
+        );
+        other.join().unwrap();
+    }
 }

@@ -467,6 +467,23 @@ mod tests {
     }
 
     #[test]
+    fn an_up_to_date_archive_is_opened_without_the_write_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.sqlite");
+        let mut conn = Connection::open(&path).unwrap();
+        let _: String = conn
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .unwrap();
+        migrate(&mut conn).unwrap();
+        let writer = Connection::open(&path).unwrap();
+        writer.execute_batch("BEGIN IMMEDIATE").unwrap();
+        let mut second = Connection::open(&path).unwrap();
+        second.busy_timeout(std::time::Duration::ZERO).unwrap();
+        migrate(&mut second).unwrap();
+        writer.execute_batch("COMMIT").unwrap();
+    }
+
+    #[test]
     fn a_newer_archive_is_refused() {
         let mut conn = Connection::open_in_memory().unwrap();
         conn.pragma_update(None, "user_version", VERSION + 1)
