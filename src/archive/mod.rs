@@ -563,7 +563,7 @@ impl Archive {
             "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -{};
              PRAGMA journal_size_limit = {};",
             u64::from(tuning.cache_mib) * 1024,
-            writer::WAL_BOUND
+            writer::WAL_TRIM
         ))
         .map_err(|e| self.error("configuring the connection", e))?;
         if let Some(pages) = tuning.max_pages {

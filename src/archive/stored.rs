@@ -7,6 +7,12 @@
 //! committed batches while the import writes. A lookup never fails the
 //! import: any error means "not found", and the line is then analysed and
 //! deduplicated by the writer as before.
+//!
+//! A lookup holds a read snapshot for its one query only: each query's
+//! rows are dropped (the statement reset, the snapshot released) before
+//! the connection goes back to the pool, so idle connections hold none and
+//! the writer's checkpoints are never held back by them for longer than a
+//! lookup (see [`super::writer`] on the WAL's bound).
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;

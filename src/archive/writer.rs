@@ -8,7 +8,7 @@
 //! over [`WAL_BOUND`], a `wal_checkpoint(RESTART)` waits (at most
 //! [`CHECKPOINT_WAIT`]) for readers still on older snapshots, so that the
 //! next batch writes the WAL from its start again instead of growing it;
-//! `journal_size_limit` trims the file to the bound then, and the end of an
+//! `journal_size_limit` trims the file to [`WAL_TRIM`] then, and the end of an
 //! import truncates it. A reader that holds one snapshot for longer (an
 //! open `sqlite3` transaction) keeps the WAL growing until it ends.
 //!
@@ -57,10 +57,17 @@ const BATCH_LINES: usize = 131_072;
 const BATCH_TIME: std::time::Duration = std::time::Duration::from_secs(4);
 
 /// The WAL size past which a commit is followed by a checkpoint that waits
-/// for readers, and to which the file is trimmed after it restarts.
+/// for readers.
 pub const WAL_BOUND: u64 = 64 << 20;
-/// How long that checkpoint (and the one at the end) waits for readers.
+/// The size the WAL file is trimmed to when it restarts
+/// (`journal_size_limit`): above a batch's usual size (about 95 MB for
+/// 131,072 new puzzles), so that the file is not shortened and grown again
+/// at every batch.
+pub const WAL_TRIM: u64 = 4 * WAL_BOUND;
+/// How long that checkpoint waits for readers.
 const CHECKPOINT_WAIT: Duration = Duration::from_millis(200);
+/// How long the checkpoint at the end of an import waits for readers.
+const FINAL_CHECKPOINT_WAIT: Duration = Duration::from_secs(1);
 
 /// How many reject messages an import prints (all are in the archive).
 pub const SHOWN_REJECTS: usize = 10;
@@ -157,7 +164,7 @@ impl<'a> ImportWriter<'a> {
             }
             other => other,
         };
-        self.checkpoint("TRUNCATE");
+        self.checkpoint("TRUNCATE", FINAL_CHECKPOINT_WAIT);
         committed.and(recorded)
     }
 
@@ -179,11 +186,11 @@ impl<'a> ImportWriter<'a> {
             .map_err(|e| ArchiveError::sql("recording the end of the import", e))
     }
 
-    /// A checkpoint that waits for readers at most [`CHECKPOINT_WAIT`]; a
-    /// checkpoint that cannot finish now is left to a later one.
-    fn checkpoint(&self, mode: &str) {
+    /// A checkpoint that waits for readers at most `wait`; one that cannot
+    /// finish now is left to a later one.
+    fn checkpoint(&self, mode: &str, wait: Duration) {
         let conn = &self.archive.conn;
-        super::lock::with_deadline(CHECKPOINT_WAIT, || {
+        super::lock::with_deadline(wait, || {
             let _ = conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |_| Ok(()));
         });
     }
@@ -204,7 +211,7 @@ impl<'a> ImportWriter<'a> {
     fn after_commit(&self) {
         let wal = super::beside(&self.archive.path, "-wal");
         if std::fs::metadata(wal).is_ok_and(|m| m.len() > WAL_BOUND) {
-            self.checkpoint("RESTART");
+            self.checkpoint("RESTART", CHECKPOINT_WAIT);
         }
         if self.lock.as_ref().is_some_and(ImportLock::someone_waits) {
             std::thread::sleep(super::lock::YIELD);
