@@ -269,6 +269,25 @@ fn access_denied(path: &Path) -> Option<Denied> {
     readonly.then_some(Denied::Permission)
 }
 
+/// SQLite's reason for not opening `path`, or the cause behind it where
+/// SQLite's says only "unable to open database file".
+fn why_not_opened(path: &Path, e: &rusqlite::Error) -> String {
+    let (wal, shm) = (beside(path, "-wal"), beside(path, "-shm"));
+    if e.sqlite_error_code() == Some(rusqlite::ErrorCode::CannotOpen)
+        && wal.exists()
+        && !shm.exists()
+        && access_denied(folder_of(path)).is_some()
+    {
+        return format!(
+            "its write-ahead log {} is there but not its index {}, which SQLite must create \
+             and cannot in a read-only folder: read it once with write access to the folder",
+            wal.display(),
+            shm.display()
+        );
+    }
+    sqlite_message(e)
+}
+
 /// Finds out what `path` holds without writing anything, not even a lock
 /// or a `-wal` file where it can be helped (see the module docs).
 pub fn inspect(path: &Path) -> Result<Found, ArchiveError> {
@@ -316,7 +335,7 @@ pub fn inspect(path: &Path) -> Result<Found, ArchiveError> {
     let immutable = header.get(18) == Some(&2) && wal.is_none();
     let sql_error = |e: rusqlite::Error| match e.sqlite_error_code() {
         Some(rusqlite::ErrorCode::NotADatabase) => not_ours("it is not a SQLite database"),
-        _ => open_error(sqlite_message(&e)),
+        _ => open_error(why_not_opened(path, &e)),
     };
     let conn = open_read_only(path, immutable).map_err(sql_error)?;
     let (version, application_id): (i64, i64) = conn
@@ -484,7 +503,7 @@ impl Archive {
     fn open_for_reading(path: &Path) -> Result<Archive, ArchiveError> {
         let open_error = |e: rusqlite::Error| ArchiveError::Open {
             path: path.to_path_buf(),
-            why: sqlite_message(&e),
+            why: why_not_opened(path, &e),
         };
         let conn = match write_denied(path) {
             None => {

@@ -527,3 +527,57 @@ fn the_wal_is_truncated_after_an_import_beside_a_reader() {
     assert!(size < 1 << 20, "the WAL is {size} bytes after the import");
     drop(c);
 }
+
+#[test]
+fn reading_an_archive_leaves_nothing_beside_it() {
+    let w = Workdir::new();
+    w.import(&[&sample("classic.txt")], &[]);
+    w.run(&["stats"]);
+    w.run(&["export"]);
+    assert_eq!(beside(&w, "puzzles.sqlite"), Vec::<String>::new());
+}
+
+#[test]
+fn a_read_only_folder_holding_a_wal_is_read_and_without_its_index_says_so() {
+    let w = Workdir::new();
+    w.import(&[&sample("classic.txt")], &[]);
+    // A run killed mid-way: its last rows are only in the -wal.
+    let c = w.db();
+    c.execute_batch(
+        "PRAGMA wal_autocheckpoint = 0;
+         INSERT INTO imports (arguments, status) VALUES ('[]', 'failed');",
+    )
+    .unwrap();
+    for (dir, with_index) in [("full", true), ("bare", false)] {
+        let d = w.path(dir);
+        std::fs::create_dir(&d).unwrap();
+        let mut suffixes = vec!["", "-wal"];
+        if with_index {
+            suffixes.push("-shm");
+        }
+        for s in suffixes {
+            let to = d.join(format!("a.sqlite{s}"));
+            std::fs::copy(w.path(&format!("puzzles.sqlite{s}")), &to).unwrap();
+            chmod(&to, 0o644);
+        }
+        chmod(&d, 0o555);
+        chmod(d.parent().unwrap(), 0o755);
+        let db = format!("{dir}/a.sqlite");
+        let out = as_user(w.command(&["stats", "--json", "--db", &db]));
+        if with_index {
+            assert!(out.status.success(), "{out:?}");
+            let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(s["imports"].as_array().unwrap().len(), 2, "{s}");
+        } else {
+            assert_eq!(
+                stderr(&out),
+                "sudoku-archive: bare/a.sqlite: cannot open: its write-ahead log \
+                 bare/a.sqlite-wal is there but not its index bare/a.sqlite-shm, which SQLite \
+                 must create and cannot in a read-only folder: read it once with write access \
+                 to the folder\n"
+            );
+        }
+        chmod(&d, 0o755);
+    }
+    drop(c);
+}
