@@ -408,13 +408,7 @@ mod tests {
     /// its own reason, and stored as usual when no form is asked for.
     #[test]
     fn a_form_past_its_bound_is_a_canonical_limit_reject() {
-        let grid =
-            "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
-        let layout: String = (0..81)
-            .map(|i| if (i / 9 + i % 9) % 2 == 0 { '1' } else { '2' })
-            .collect();
-        let sums: String = grid.chars().flat_map(|d| ['0', d]).collect();
-        let killer = format!("{layout},{sums}");
+        let killer = crate::core::canon::killer_past_its_bound();
         let settings = |canonical| Settings {
             hint: TypeHint::Auto,
             canonical,

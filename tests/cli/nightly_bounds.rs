@@ -3,7 +3,6 @@
 //! message says each thing once.
 
 use std::io::Write;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::util::{Workdir, data};
@@ -146,14 +145,7 @@ fn a_batch_closes_on_time_while_the_next_lines_are_slow_to_come() {
         .take(8192)
         .map(|l| format!("{}\n", l.split(',').next().unwrap_or_default()))
         .collect();
-    let mut child = w
-        .command(&["import", "--quiet", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
+    let (child, mut stdin) = w.spawn_piped(&["import", "--quiet", "-"]);
     stdin.write_all(lines.as_bytes()).unwrap();
     stdin.flush().unwrap();
     let start = Instant::now();

@@ -32,15 +32,9 @@ fn import(w: &Workdir, args: &[&str]) -> serde_json::Value {
 fn import_stdin(w: &Workdir, args: &[&str], input: &[u8]) -> Output {
     let mut all = vec!["import", "--json", "--quiet"];
     all.extend_from_slice(args);
-    let mut child = w
-        .command(&all)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.as_mut().unwrap().write_all(input).unwrap();
-    drop(child.stdin.take());
+    let (child, mut stdin) = w.spawn_piped(&all);
+    stdin.write_all(input).unwrap();
+    drop(stdin);
     child.wait_with_output().unwrap()
 }
 

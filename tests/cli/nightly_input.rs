@@ -303,14 +303,7 @@ fn compressed_standard_input_is_decompressed() {
     let text = std::fs::read(sample("classic.txt")).unwrap();
     for (format, bytes) in [("gzip", gzip(&text)), ("xz", xz(&text))] {
         let db = format!("{format}.sqlite");
-        let mut child = w
-            .command(&["import", "--json", "--quiet", "--db", &db, "-"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
+        let (child, mut stdin) = w.spawn_piped(&["import", "--json", "--quiet", "--db", &db, "-"]);
         let feeder = std::thread::spawn(move || stdin.write_all(&bytes));
         let s = json(&finish_within(child, Duration::from_secs(60), "import -"));
         feeder.join().unwrap().unwrap();

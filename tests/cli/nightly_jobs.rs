@@ -252,14 +252,7 @@ fn a_signal_stops_a_run_waiting_on_a_silent_pipe_and_commits_the_batch_in_flight
         vec!["check", "--quiet", "-"],
         vec!["import", "--quiet", "-"],
     ] {
-        let mut child = w
-            .command(&args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stdin = child.stdin.take().unwrap();
+        let (child, mut stdin) = w.spawn_piped(&args);
         stdin.write_all(lines.as_bytes()).unwrap();
         stdin.flush().unwrap();
         // Ample time to process 16,384 easy lines: the pipe stays silent anyway.

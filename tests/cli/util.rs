@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, ChildStdin, Command, Output, Stdio};
 
 use rusqlite::Connection;
 
@@ -52,6 +52,20 @@ impl Workdir {
             .current_dir(self.dir.path())
             .stdin(Stdio::null());
         c
+    }
+
+    /// Starts the binary with every standard stream piped: the child, and
+    /// the writing end of its standard input.
+    pub fn spawn_piped(&self, args: &[&str]) -> (Child, ChildStdin) {
+        let mut child = self
+            .command(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start sudoku-archive");
+        let stdin = child.stdin.take().expect("piped stdin");
+        (child, stdin)
     }
 
     /// Runs the binary and returns its output, whatever the exit status.

@@ -25,6 +25,10 @@ mod killer;
 mod str8ts;
 mod sudoku;
 
+/// A Killer whose canonical form meets its bound, for the pipeline's tests.
+#[cfg(test)]
+pub(crate) use killer::tests::single_cells as killer_past_its_bound;
+
 pub use killer::MAPS as KILLER_MAPS;
 pub use killer::killer;
 #[doc(hidden)]
