@@ -111,6 +111,7 @@ impl Dirty {
     /// one digit or none has anything to push, and only a unit with a digit
     /// in one place or none a hidden single to look at, so only those are
     /// queued (the rest would be looked at and found to have nothing).
+    #[inline]
     pub(super) fn all(b: &Board) -> Dirty {
         let mut push = 0;
         for (&m, &bit) in b.cand.iter().zip(&CELL_BITS) {

@@ -276,6 +276,7 @@ fn pair_digits(a: u16, b: u16, sum: u8) -> (u16, u16, u16) {
 /// each. Up to five cells by Hall's condition (every group of cells sees at
 /// least as many digits of the set), which is cheap and branch-light; more
 /// by augmenting paths.
+#[inline]
 fn fits(masks: &[u16], set: u16) -> bool {
     // Two or more digits of the set.
     let two = |u: u16| u & u.wrapping_sub(1) != 0;
@@ -358,6 +359,7 @@ fn greedy(masks: &[u16], set: u16) -> bool {
 
 /// Removes `bit` from the cells of `unit` but those at positions `keep`;
 /// whether anything changed.
+#[inline]
 fn remove_outside(
     b: &mut Board,
     dirty: &mut Dirty,

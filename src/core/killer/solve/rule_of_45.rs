@@ -21,6 +21,7 @@ use super::cells::{PLACES, UNIT_BITS, UNITS_OF, bits};
 /// fixpoint), and not for cages that overlap, whose sums count a cell twice.
 ///
 /// Appends them to `lines` (the cages) and returns the cells they hold.
+#[inline]
 pub(super) fn unit_sums(lines: &mut Vec<Line>) -> u128 {
     // Per unit: the cells and sum of the cages inside it, and of those
     // that touch it.

@@ -40,6 +40,7 @@ impl Solver {
 /// [`unit_singles`] for the digits of unit `u` (counter bits) whose places
 /// fell to one or none: a digit with none is a conflict, one with a single
 /// place goes there.
+#[inline]
 pub(super) fn hidden_singles(
     u: usize,
     mut digits: u64,

@@ -83,6 +83,7 @@ impl Layout {
 /// alternating path leads from that cell back to `k`, closing a cycle along
 /// which the digits can move round. The paths are closed over cells as
 /// bitmasks.
+#[inline]
 fn possible(allowed: &[u16], s: u16, keep: &mut [u16; 9]) -> bool {
     let Some((taken, open)) = split(allowed, s) else {
         return false;

@@ -25,6 +25,7 @@ pub(super) fn fitting(allowed: &[u16], out: &mut [u16; 9]) -> usize {
 /// Every straight of `len` digits that each of `cells` (candidate masks)
 /// can reach, bit `low - 1` for the straight from `low`: what any test of
 /// which straights fit starts from.
+#[inline]
 pub(super) fn reachable(cells: impl IntoIterator<Item = u16>, len: usize) -> u16 {
     (cells.into_iter()).fold((1u16 << (10 - len)) - 1, |lows, a| {
         lows & reach_down(a, len)

@@ -54,6 +54,7 @@ impl Fits {
     }
 
     /// Before any tally: the black digits of each line, counted.
+    #[inline]
     pub(super) fn blacks(&mut self, layout: &Layout, cells: &Cells) {
         for (l, (black, row)) in self.black.iter_mut().zip(&LINE_CELLS).enumerate() {
             for &c in row {
