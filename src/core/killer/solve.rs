@@ -81,7 +81,9 @@ pub struct Solver {
 #[derive(Clone, Copy, Debug)]
 pub struct Count {
     pub found: u8,
-    /// Search nodes visited; past [`KILLER_SEARCH_LIMIT`] the search gives up.
+    /// Search nodes visited; past
+    /// [`KILLER_SEARCH_LIMIT`](crate::core::puzzle::KILLER_SEARCH_LIMIT) the
+    /// search gives up.
     pub nodes: u64,
     pub solution: [u16; CELLS],
 }
