@@ -117,7 +117,7 @@ impl Layout {
             let mut work = Work::new();
             work.narrow(self, &mut next, i, bit);
             // The set tally only once the search has taken more nodes
-            // than any real puzzle needs: see the module's doc.
+            // than any real puzzle needs: see `sets`.
             let sets = (SETS_AFTER + 1..=SETS_AFTER + SETS_FOR).contains(nodes);
             if self
                 .propagate(&mut next, &mut next_fits, work, true)
