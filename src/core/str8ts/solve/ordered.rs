@@ -1,0 +1,233 @@
+//! The root rules in their reference order, for the message: every cell and
+//! every changed compartment rescanned each pass, on `Mask` values.
+//!
+//! Reached only when the worklist met a contradiction at the root. The
+//! fixpoint is the same in any order, but which contradiction shows first,
+//! and so the message stored with the puzzle, depends on the order; this is
+//! the order whose messages the archive has always stored. Cold: a few
+//! boards in a corpus.
+
+use crate::core::grid::CELLS;
+use crate::core::mask::{Digit, Mask, Remaining};
+
+use super::super::CELL;
+use super::super::board::Board;
+use super::super::compartment::{Compartment, Direction};
+use super::layout::LINE_PEERS;
+use super::straights::fitting;
+
+/// Propagation to the fixpoint in the reference order: every cell and
+/// every changed compartment rescanned each pass. `Err` holds the message
+/// of the first contradiction met that way.
+pub(super) fn propagate(board: &Board) -> Result<Board, String> {
+    let rules = Rules::new(board);
+    let mut cells = *board.masks();
+    let mut spread = [false; CELLS];
+    rules
+        .propagate(&mut cells, &mut spread, ALL_DIRTY)
+        .map_err(|c| rules.describe(c))?;
+    Ok(board.with_masks(cells))
+}
+
+/// Why propagation stopped: kept small and cheap because the search meets
+/// thousands of these; only the one at the root becomes a message.
+#[derive(Clone, Copy, Debug)]
+enum Conflict {
+    /// A white cell has no candidate left.
+    Empty(usize),
+    /// A digit placed twice in a row or column.
+    Twice(Digit, usize, usize),
+    /// Compartment `k` fits no straight.
+    NoStraight(usize),
+    /// Compartment `k` needs a digit that already sits elsewhere in its line.
+    Taken(usize, Digit, usize),
+}
+
+/// The fixed part of a puzzle that propagation reads: colours, compartments,
+/// and which compartments each cell belongs to (as a bit set).
+struct Rules<'a> {
+    black: &'a [bool; CELLS],
+    compartments: &'a [Compartment],
+    member: [u128; CELLS],
+}
+
+/// Every compartment: 9 lines of at most 5 runs each way, 90 at most.
+const ALL_DIRTY: u128 = u128::MAX;
+
+impl<'a> Rules<'a> {
+    fn new(board: &'a Board) -> Rules<'a> {
+        let compartments = board.compartments();
+        let mut member = [0u128; CELLS];
+        for (k, comp) in compartments.iter().enumerate() {
+            for c in comp.cells() {
+                member[c.index()] |= 1 << k;
+            }
+        }
+        Rules {
+            black: board.black(),
+            compartments,
+            member,
+        }
+    }
+
+    fn describe(&self, conflict: Conflict) -> String {
+        let comp = |k: usize| {
+            self.compartments
+                .get(k)
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        };
+        match conflict {
+            Conflict::Empty(i) => format!("cell {i} ({}) has no candidate left", CELL[i]),
+            Conflict::Twice(d, i, p) => {
+                let line = if p / 9 == i / 9 { "row" } else { "column" };
+                format!(
+                    "digit {d} twice in a {line}: cell {i} ({}) and cell {p} ({})",
+                    CELL[i], CELL[p]
+                )
+            }
+            Conflict::NoStraight(k) => format!("{} fits no straight", comp(k)),
+            Conflict::Taken(k, d, other) => {
+                format!(
+                    "{} needs digit {d}, which cell {other} ({}) already holds",
+                    comp(k),
+                    CELL[other]
+                )
+            }
+        }
+    }
+}
+
+impl Rules<'_> {
+    /// Applies the rules until nothing changes. `spread` says which placed
+    /// digits were already removed from their lines; `dirty` which
+    /// compartments may have changed since their rule last ran.
+    fn propagate(
+        &self,
+        cells: &mut [Mask; CELLS],
+        spread: &mut [bool; CELLS],
+        mut dirty: u128,
+    ) -> Result<(), Conflict> {
+        loop {
+            let before = *cells;
+            for i in 0..CELLS {
+                if spread[i] {
+                    continue;
+                }
+                match cells[i].remaining() {
+                    Remaining::One(d) => {
+                        spread[i] = true;
+                        self.spread(cells, i, d)?;
+                    }
+                    Remaining::None if !self.black[i] => return Err(Conflict::Empty(i)),
+                    _ => {}
+                }
+            }
+            for (k, comp) in self.compartments.iter().enumerate() {
+                if dirty & (1 << k) != 0 {
+                    compartment(cells, comp).map_err(|c| c.at(k))?;
+                }
+            }
+            dirty = 0;
+            for i in 0..CELLS {
+                if cells[i] != before[i] {
+                    dirty |= self.member[i];
+                }
+            }
+            if dirty == 0 {
+                // Nothing changed in this pass, so no new single to spread either.
+                return Ok(());
+            }
+        }
+    }
+
+    /// Removes the digit placed in cell `i` from its row and column.
+    fn spread(&self, cells: &mut [Mask; CELLS], i: usize, d: Digit) -> Result<(), Conflict> {
+        for &p in &LINE_PEERS[i] {
+            let p = usize::from(p);
+            if !cells[p].contains(d) {
+                continue;
+            }
+            if self.black[p] || cells[p].len() == 1 {
+                return Err(Conflict::Twice(d, i, p));
+            }
+            cells[p] = cells[p].without(d);
+        }
+        Ok(())
+    }
+}
+
+/// A conflict found inside one compartment, before it knows its number.
+enum Local {
+    NoStraight,
+    Taken(Digit, usize),
+}
+
+impl Local {
+    fn at(self, k: usize) -> Conflict {
+        match self {
+            Local::NoStraight => Conflict::NoStraight(k),
+            Local::Taken(d, other) => Conflict::Taken(k, d, other),
+        }
+    }
+}
+
+/// The compartment rule: only digits of straights that still fit survive; a
+/// digit every fitting straight needs goes to its only place, if it has one,
+/// and leaves the rest of the compartment's row or column.
+fn compartment(cells: &mut [Mask; CELLS], comp: &Compartment) -> Result<(), Local> {
+    let len = comp.len();
+    let mut allowed = [0u16; 9];
+    for (k, c) in comp.cells().iter().enumerate() {
+        allowed[k] = cells[c.index()].bits();
+    }
+    let allowed = &allowed[..len];
+    let mut union = 0u16;
+    let mut needed = Mask::ALL.bits();
+    let mut fit = [0u16; 9];
+    let n = fitting(allowed, &mut fit);
+    for &s in &fit[..n] {
+        union |= s;
+        needed &= s;
+    }
+    if union == 0 {
+        return Err(Local::NoStraight);
+    }
+    let union = Mask::from_bits_truncate(union);
+    for c in comp.cells() {
+        // A fitting straight gives every cell a digit of `union`, so this
+        // never empties a cell.
+        cells[c.index()] = cells[c.index()].intersect(union);
+    }
+    for d in Mask::from_bits_truncate(needed).digits() {
+        let mut places = comp.cells().iter().filter(|c| cells[c.index()].contains(d));
+        match (places.next(), places.next()) {
+            (None, _) => return Err(Local::NoStraight),
+            (Some(c), None) => cells[c.index()] = d.mask(),
+            _ => {}
+        }
+        for other in line_outside(comp) {
+            let m = cells[other];
+            if m.contains(d) {
+                if m.len() == 1 {
+                    return Err(Local::Taken(d, other));
+                }
+                // `m` held `d` and more, so something is left.
+                cells[other] = m.without(d);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The cells of a compartment's row or column that are not in it.
+fn line_outside(comp: &Compartment) -> impl Iterator<Item = usize> {
+    let (first, last) = (comp.first(), comp.last());
+    let (line, from, to, row) = match comp.direction {
+        Direction::Row => (first.row(), first.col(), last.col(), true),
+        Direction::Column => (first.col(), first.row(), last.row(), false),
+    };
+    (0..9)
+        .filter(move |k| *k < from || *k > to)
+        .map(move |k| if row { line * 9 + k } else { k * 9 + line })
+}
