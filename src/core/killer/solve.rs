@@ -27,7 +27,7 @@
 //! row, column and box adds to 45, so the cells of a unit left over by the
 //! cages inside it, or those outside it of the cages covering it, add to a
 //! known sum and, lying in one unit, take distinct digits: a cage in all
-//! but name. The root must not use it (FORMATS.md fixes the root's rules,
+//! but name. The root must not use it (docs/formats.md "Propagation" fixes the root's rules,
 //! and the stored board is their fixpoint). It is built only for a board
 //! the root left open, and only for sets of one to three cells: larger ones
 //! cut few more nodes and cost more (callgrind, import of `killer-8000.txt`
@@ -725,7 +725,7 @@ const UNIT_BITS: [u128; 27] = cell_sets(&UNITS);
 /// the cells outside it of the cages that cover it ("outies") to their sums
 /// less 45. Such a set of cells in one unit takes distinct digits with a
 /// known sum: a cage in all but name, which the cage rule narrows as any.
-/// Not for the root, whose rules FORMATS.md fixes (the stored board is their
+/// Not for the root, whose rules docs/formats.md "Propagation" fixes (the stored board is their
 /// fixpoint), and not for cages that overlap, whose sums count a cell twice.
 ///
 /// Appends them to `lines` (the cages) and returns the cells they hold.

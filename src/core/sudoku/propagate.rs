@@ -1,11 +1,11 @@
-//! Propagation exactly as FORMATS.md "What propagate means" defines it: the
+//! Propagation exactly as docs/formats.md "Propagation" defines it: the
 //! board is a 9x9x9 cube of (cell, digit) possibilities and every line of it
 //! (a cell's digits; a digit along a row, down a column, within a box) holds
 //! exactly one truth. *Deduce* clears the lines through each placed digit;
 //! *eliminate* places a line's last possible position. Both run to a fixpoint.
 //!
 //! Two passes reach that fixpoint. [`reference`] applies the rules cell by
-//! cell in the order FORMATS.md gives them: it is the readable spec and the
+//! cell in the order docs/formats.md gives them: it is the readable spec and the
 //! one that names a contradiction. [`Planes::fixpoint`] is the fast one, run
 //! on every puzzle: the cube held as nine digit planes in the solver's band
 //! layout (per digit three 27-bit words, one per band of three rows, bit
@@ -773,7 +773,7 @@ fn scan_portable(s: &[u8; CELLS]) -> Option<Scan> {
     Some(out)
 }
 
-/// The rules applied in the order FORMATS.md gives them; slow, but its
+/// The rules applied in the order docs/formats.md gives them; slow, but its
 /// first contradiction is the one reported.
 fn reference(cands: &mut [Mask; CELLS]) -> Result<(), Contradiction> {
     // A placed cell clears its peers once; masks only shrink, so once is enough.

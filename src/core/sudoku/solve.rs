@@ -1,5 +1,5 @@
 //! The solution counter: the hot path of the whole archive, so it is built
-//! for speed rather than for reading like FORMATS.md (that is `propagate`).
+//! for speed rather than for reading like docs/formats.md "Propagation" (that is `propagate`).
 //!
 //! The board is held per digit and per band (three rows), the layout of
 //! JCZSolve: 27 words of 27 bits saying where each digit may still go.

@@ -1,4 +1,4 @@
-//! The root rules of FORMATS.md ("What propagate means") run from a
+//! The root rules of docs/formats.md ("Propagation") run from a
 //! worklist, and the depth-first search that counts solutions up to two on
 //! top of them. Works on candidate bits only; knows nothing of the strings.
 //!
@@ -29,7 +29,7 @@
 //! 11.28M -> 11.05M).
 //!
 //! Below the root the search adds one rule the root must not use (the
-//! stored root is the fixpoint of FORMATS.md): each cell keeps only the
+//! stored root is the fixpoint of docs/formats.md "Propagation"): each cell keeps only the
 //! digits it takes in some filling of a straight that fits its compartment.
 //! It runs once the cheap rules are at their fixpoint, on the compartments
 //! whose fitting straights changed since (and on every compartment where the
