@@ -1238,25 +1238,4 @@ mod tests {
             }
         }
     }
-
-    /// `cargo test --release -- --ignored --nocapture top1465_timing`
-    #[test]
-    #[ignore]
-    fn top1465_timing() {
-        let gs: Vec<[u8; CELLS]> = puzzles(include_str!("../../../tests/data/classic/top1465.txt"))
-            .map(|(p, _)| digits(p))
-            .collect();
-        for round in 0..3 {
-            let t = std::time::Instant::now();
-            let total: usize = gs.iter().map(|g| count_solutions(g, 2).count).sum();
-            let el = t.elapsed();
-            assert_eq!(total, gs.len());
-            eprintln!(
-                "round {round}: {} puzzles in {:?} ({:.1} us/puzzle)",
-                gs.len(),
-                el,
-                el.as_secs_f64() * 1e6 / gs.len() as f64
-            );
-        }
-    }
 }
