@@ -6,20 +6,53 @@
 //! `interrupted`. Concurrent imports hold the lock together and leave each
 //! other's rows alone.
 //!
-//! The lock file is empty and stays beside the archive: removing it while
-//! another process might be opening it would break the lock.
+//! The lock file stays beside the archive: removing it while another
+//! process might be opening it would break the lock. It holds no data, but
+//! two things live in its bytes:
+//!
+//! - **A reserve of disk space** ([`RESERVE`] bytes of zeros, written when
+//!   an import starts). A full disk can leave no room even for the one WAL
+//!   frame that records the run as `failed`; the failing import then gives
+//!   the reserve back (truncates the file) and records it.
+//! - **A "waiting" stamp** (its first bytes: a process id and the time).
+//!   SQLite's busy handler is not fair: an import commits and takes the
+//!   write lock again for its next batch long before a waiting one polls.
+//!   So a waiting import stamps the file each time it polls ([`busy`]),
+//!   and a writer that sees a fresh stamp from another process after a
+//!   commit leaves the lock free for [`YIELD`] first: two imports take
+//!   turns batch by batch.
+//!
+//! Waiting itself has no fixed limit: the writer's busy handler keeps
+//! waiting while the archive or its `-wal` keeps changing (another import
+//! is alive and committing), and gives up after [`BUSY_TIMEOUT`] without
+//! any change.
 
+use std::cell::RefCell;
 use std::fs::{File, OpenOptions, TryLockError};
+use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
 
 use rusqlite::Connection;
 
-use super::ArchiveError;
+use super::{ArchiveError, BUSY_TIMEOUT};
+
+/// Disk space the lock file holds for recording a failed run.
+pub const RESERVE: u64 = 1 << 20;
+/// How long a writer leaves the write lock free after a commit when
+/// another import waits for it (a waiting one polls every [`POLL`]).
+pub const YIELD: Duration = Duration::from_millis(40);
+/// How often a waiting connection tries the lock again.
+const POLL: Duration = Duration::from_millis(4);
+/// A stamp younger than this says an import is waiting now.
+const FRESH_MS: u64 = 250;
+/// The stamp: process id (4 bytes) and milliseconds since 1970 (8 bytes).
+const STAMP_LEN: usize = 12;
 
 /// Held while an import runs; released when dropped or when the process dies.
 #[derive(Debug)]
 pub struct ImportLock {
-    _file: File,
+    file: File,
 }
 
 /// The lock file of an archive.
@@ -41,6 +74,7 @@ impl ImportLock {
         let Ok(file) = OpenOptions::new()
             .create(true)
             .truncate(false)
+            .read(true)
             .write(true)
             .open(path_of(archive))
         else {
@@ -61,10 +95,161 @@ impl ImportLock {
         }
         // Waits only while another import is marking rows.
         match file.lock_shared() {
-            Ok(()) => Ok((Some(ImportLock { _file: file }), interrupted)),
+            Ok(()) => {
+                reserve(&file);
+                if let Ok(stamp) = file.try_clone() {
+                    WAITING.with_borrow_mut(|w| {
+                        if let Some(w) = w {
+                            w.stamp = Some(stamp);
+                        }
+                    });
+                }
+                Ok((Some(ImportLock { file }), interrupted))
+            }
             Err(_) => Ok((None, interrupted)),
         }
     }
+
+    /// Whether another import stamped the file as waiting just now.
+    pub fn someone_waits(&self) -> bool {
+        let mut b = [0u8; STAMP_LEN];
+        if self.file.read_exact_at(&mut b, 0).is_err() {
+            return false;
+        }
+        let pid = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+        let mut ms = [0u8; 8];
+        ms.copy_from_slice(&b[4..]);
+        let at = u64::from_le_bytes(ms);
+        pid != 0 && pid != std::process::id() && now_ms().saturating_sub(at) < FRESH_MS
+    }
+
+    /// Gives the reserved space back to the file system.
+    pub fn release_reserve(&self) {
+        let _ = self.file.set_len(0);
+    }
+}
+
+impl Drop for ImportLock {
+    fn drop(&mut self) {
+        WAITING.with_borrow_mut(|w| {
+            if let Some(w) = w {
+                w.stamp = None;
+            }
+        });
+    }
+}
+
+/// Fills the lock file up to [`RESERVE`] bytes, if there is room. Zeros
+/// written (not a sparse length) take real blocks.
+fn reserve(file: &File) {
+    let Ok(len) = file.metadata().map(|m| m.len()) else {
+        return;
+    };
+    if len < RESERVE {
+        let zeros = vec![0u8; (RESERVE - len) as usize];
+        let _ = file.write_all_at(&zeros, len);
+    }
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+/// What the busy handler of this thread's writer connection knows: SQLite
+/// calls it with no context but a count, on the thread running the
+/// statement (the pipeline's sink runs on the thread that opened the
+/// archive).
+struct Waiting {
+    /// The archive and its `-wal`: another writer's commits change them.
+    watched: [PathBuf; 2],
+    seen: [Option<(u64, SystemTime)>; 2],
+    /// When the wait began or the files last changed.
+    since: Instant,
+    /// The import lock file, stamped while waiting, once the import holds it.
+    stamp: Option<File>,
+    /// Set for a checkpoint: wait this long at most, whatever changes.
+    deadline: Option<Duration>,
+    /// How long to wait without seeing a change.
+    patience: Duration,
+}
+
+thread_local! {
+    static WAITING: RefCell<Option<Waiting>> = const { RefCell::new(None) };
+}
+
+fn look(path: &Path) -> Option<(u64, SystemTime)> {
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.len(), m.modified().ok()?))
+}
+
+/// Makes `conn` (the writer's connection) wait for other writers as long
+/// as they make progress, see the module docs.
+pub fn wait_for_writers(conn: &Connection) -> rusqlite::Result<()> {
+    let archive = PathBuf::from(conn.path().unwrap_or_default());
+    let wal = super::beside(&archive, "-wal");
+    WAITING.with_borrow_mut(|w| {
+        *w = Some(Waiting {
+            watched: [archive, wal],
+            seen: [None, None],
+            since: Instant::now(),
+            stamp: None,
+            deadline: None,
+            patience: BUSY_TIMEOUT,
+        })
+    });
+    conn.busy_handler(Some(busy))
+}
+
+/// Runs `f` (a checkpoint) with the busy handler waiting at most `limit`:
+/// readers finishing is all a checkpoint waits for, and it is optional.
+pub fn with_deadline<T>(limit: Duration, f: impl FnOnce() -> T) -> T {
+    let set = |d| {
+        WAITING.with_borrow_mut(|w| {
+            if let Some(w) = w {
+                w.deadline = d;
+            }
+        })
+    };
+    set(Some(limit));
+    let out = f();
+    set(None);
+    out
+}
+
+/// SQLite's busy handler for the writer: `true` to try again.
+fn busy(attempt: i32) -> bool {
+    let go_on = WAITING.with_borrow_mut(|w| {
+        let Some(w) = w else {
+            return Duration::from_millis(4) * (attempt.max(0) as u32) < BUSY_TIMEOUT;
+        };
+        let now = Instant::now();
+        let seen = [look(&w.watched[0]), look(&w.watched[1])];
+        if attempt == 0 {
+            w.since = now;
+            w.seen = seen;
+        } else if let Some(limit) = w.deadline {
+            return now.duration_since(w.since) < limit;
+        } else if seen != w.seen {
+            w.seen = seen;
+            w.since = now;
+        }
+        if w.deadline.is_none()
+            && let Some(f) = &w.stamp
+        {
+            let mut b = [0u8; STAMP_LEN];
+            b[..4].copy_from_slice(&std::process::id().to_le_bytes());
+            b[4..].copy_from_slice(&now_ms().to_le_bytes());
+            let _ = f.write_all_at(&b, 0);
+        }
+        now.duration_since(w.since) < w.deadline.unwrap_or(w.patience)
+    });
+    if go_on {
+        std::thread::sleep(POLL);
+    }
+    go_on
 }
 
 fn mark_interrupted(conn: &Connection) -> Result<Vec<i64>, ArchiveError> {
@@ -82,4 +267,73 @@ fn mark_interrupted(conn: &Connection) -> Result<Vec<i64>, ArchiveError> {
         .map_err(sql)?;
     ids.sort_unstable();
     Ok(ids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Another writer that commits without ever leaving a gap a poller
+    /// could use, for `rounds` transactions of `hold` each.
+    fn hog(path: PathBuf, rounds: u32, hold: Duration) -> std::thread::JoinHandle<()> {
+        let c = Connection::open(&path).unwrap();
+        c.execute_batch("BEGIN IMMEDIATE").unwrap();
+        std::thread::spawn(move || {
+            for i in 0..rounds {
+                c.execute("INSERT INTO t VALUES (?1)", [i]).unwrap();
+                std::thread::sleep(hold);
+                c.execute_batch("COMMIT; BEGIN IMMEDIATE").unwrap();
+            }
+            c.execute_batch("COMMIT").unwrap();
+        })
+    }
+
+    fn archive() -> (tempfile::TempDir, PathBuf, Connection) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.sqlite");
+        let c = Connection::open(&path).unwrap();
+        let _: String = c
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .unwrap();
+        c.execute_batch("CREATE TABLE t (x)").unwrap();
+        wait_for_writers(&c).unwrap();
+        WAITING.with_borrow_mut(|w| w.as_mut().unwrap().patience = Duration::from_millis(300));
+        (dir, path, c)
+    }
+
+    #[test]
+    fn a_writer_that_keeps_committing_is_waited_for_past_the_patience() {
+        let (_dir, path, _c) = archive();
+        let wal = super::super::beside(&path, "-wal");
+        let commit = |n: usize| std::fs::write(&wal, vec![1u8; n]).unwrap();
+        assert!(busy(0));
+        // Each change of the -wal (another writer's commit) restarts the
+        // patience: 4 x 200 ms with changes, past its 300 ms.
+        for n in 1..=4 {
+            std::thread::sleep(Duration::from_millis(200));
+            commit(n);
+            assert!(busy(n as i32), "{n}");
+        }
+        // Then nothing changes for longer than the patience: give up.
+        std::thread::sleep(Duration::from_millis(350));
+        assert!(!busy(5));
+    }
+
+    #[test]
+    fn a_writer_that_stalls_is_given_up_on_after_the_patience() {
+        let (_dir, path, c) = archive();
+        let other = hog(path, 1, Duration::from_millis(1500));
+        let start = Instant::now();
+        let e = c.execute_batch("BEGIN IMMEDIATE").unwrap_err();
+        assert_eq!(
+            e.sqlite_error_code(),
+            Some(rusqlite::ErrorCode::DatabaseBusy)
+        );
+        let waited = start.elapsed();
+        assert!(
+            waited >= Duration::from_millis(300) && waited < Duration::from_millis(1200),
+            "{waited:?}"
+        );
+        other.join().unwrap();
+    }
 }

@@ -2,6 +2,23 @@
 //! every command shares. The only module that talks to SQLite; its
 //! submodules own writing an import ([`writer`]) and reading for `stats` and
 //! `export` ([`query`]).
+//!
+//! Opening never writes to a file it has not recognised. [`inspect`] reads
+//! the SQLite header and, through a read-only connection, the
+//! `application_id` (set by migration 0008), `user_version` and table names;
+//! it opens with `immutable=1` (no lock, no `-wal` or `-shm` created) when
+//! the header says WAL and no `-wal` file exists, since the file then holds
+//! everything. Only a file that is ours (or empty, or absent) is then opened
+//! read-write and switched to WAL; anything else is refused byte for byte
+//! unchanged.
+//!
+//! Reading (`stats`, `export`) never upgrades or writes an archive it may
+//! not write: a writable archive is read through a read-write connection
+//! with `query_only` (so the last one to close cleans up `-wal` and `-shm`
+//! as SQLite does), a read-only one through a read-only connection, or with
+//! `immutable=1` when its folder cannot be written and no `-wal` file
+//! exists (SQLite's rule for read-only WAL databases: the `-shm` and `-wal`
+//! files exist, or can be created, or the database is immutable).
 
 mod borrowed;
 pub mod canonical;
@@ -12,35 +29,79 @@ pub mod schema;
 pub mod stored;
 pub mod writer;
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
-/// How long a command waits for another process's write lock.
+/// How long a command waits for another process's write lock without
+/// seeing the archive change.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// `PRAGMA application_id` of an archive ("SDKA"), from schema 8 on.
+pub const APPLICATION_ID: i64 = 0x5344_4b41;
+
+/// The tables every archive has had since schema 1: how an archive from
+/// before `application_id` is recognised.
+const CORE_TABLES: [&str; 5] = ["files", "imports", "puzzles", "rejects", "sources"];
 
 #[derive(Debug, thiserror::Error)]
 pub enum ArchiveError {
-    #[error("{path}: no archive there (import something first)")]
+    #[error("{path}: no archive there (import something first)", path = path.display())]
     Missing { path: PathBuf },
-    #[error("{path}: not a sudoku-archive archive: {why}")]
+    #[error("{path}: the folder {folder} does not exist", path = path.display(), folder = folder.display())]
+    NoFolder { path: PathBuf, folder: PathBuf },
+    #[error("{path}: {what}", path = path.display(), what = if *wal_missing {
+        format!("the archive holds no tables, and its write-ahead log {}-wal is missing (deleted?): what was not yet copied from it into the archive is lost", path.display())
+    } else {
+        "the archive is empty (import something first)".to_string()
+    })]
+    Empty { path: PathBuf, wal_missing: bool },
+    #[error("{path}: not a sudoku-archive archive: {why}", path = path.display())]
     NotAnArchive { path: PathBuf, why: String },
     #[error(
-        "the archive has schema version {found}, newer than this sudoku-archive knows ({known}): upgrade sudoku-archive"
+        "{path}: the archive has schema version {found}, newer than this sudoku-archive knows ({known}): upgrade sudoku-archive", path = path.display()
     )]
-    TooNew { found: i64, known: i64 },
-    #[error("the archive is locked by another process (waited {}s)", BUSY_TIMEOUT.as_secs())]
+    TooNew {
+        path: PathBuf,
+        found: i64,
+        known: i64,
+    },
+    #[error("{path}: the archive is read-only ({why}): an import needs write access", path = path.display())]
+    ReadOnly { path: PathBuf, why: String },
+    #[error(
+        "{path}: the archive has schema version {found} and must be upgraded to {known} before it can be read, but it is read-only ({why}): run this once with write access", path = path.display()
+    )]
+    ReadOnlyOld {
+        path: PathBuf,
+        why: String,
+        found: i64,
+        known: i64,
+    },
+    #[error("{path}: cannot open: {why}", path = path.display())]
+    Open { path: PathBuf, why: String },
+    #[error("the archive is locked by another process that has not written anything for {}s", BUSY_TIMEOUT.as_secs())]
     Locked,
     #[error(
         "{context}: the disk is full (or the archive reached its page limit); nothing of the failed batch was kept"
     )]
     Full { context: String },
-    #[error("{context}: {source}")]
+    #[error("{context}: {}", sqlite_message(cause))]
     Sql {
         context: String,
-        source: rusqlite::Error,
+        cause: rusqlite::Error,
     },
+}
+
+/// SQLite's message for an error, once: rusqlite's `Display` of a failure
+/// is SQLite's message, and its `source` the same code again.
+pub fn sqlite_message(e: &rusqlite::Error) -> String {
+    match e {
+        rusqlite::Error::SqliteFailure(_, Some(message)) => message.clone(),
+        rusqlite::Error::SqliteFailure(f, None) => f.to_string(),
+        other => other.to_string(),
+    }
 }
 
 impl ArchiveError {
@@ -62,7 +123,7 @@ impl ArchiveError {
         }
         ArchiveError::Sql {
             context: context.to_string(),
-            source,
+            cause: source,
         }
     }
 }
@@ -102,93 +163,389 @@ impl Default for Tuning {
     }
 }
 
-/// The schema versions an existing archive at `path` will be upgraded
-/// from and to when it is opened, if it is one of an older schema. Read
-/// without a lock, for a notice: the upgrade itself checks again.
-pub fn pending_upgrade(path: &Path) -> Option<(i64, i64)> {
-    if !path.exists() {
+/// What a path holds, as [`inspect`] found it without writing anything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Found {
+    /// No file: a new archive goes there.
+    Nothing,
+    /// An empty file or a SQLite database without tables or schema
+    /// version; `wal_missing` when a `-shm` file says it had a write-ahead
+    /// log that is gone (its content went with it).
+    Empty { wal_missing: bool },
+    /// A sudoku-archive archive of this schema version (possibly newer
+    /// than this binary's).
+    Archive { version: i64 },
+}
+
+/// The file beside the archive that SQLite names `<archive><suffix>`.
+pub fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(suffix);
+    PathBuf::from(p)
+}
+
+/// The folder a path is in (`.` for a bare file name).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// A `file:` URI for SQLite, every byte outside the unreserved set escaped.
+fn file_uri(path: &Path, query: &str) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut uri = String::from("file:");
+    for &b in path.as_os_str().as_bytes() {
+        if b.is_ascii_alphanumeric() || b"/._-~".contains(&b) {
+            uri.push(b as char);
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri.push('?');
+    uri.push_str(query);
+    uri
+}
+
+/// Opens `path` read-only, as `immutable` (no locks, no `-wal` or `-shm`
+/// read or created) when asked.
+fn open_read_only(path: &Path, immutable: bool) -> rusqlite::Result<Connection> {
+    let query = if immutable {
+        "mode=ro&immutable=1"
+    } else {
+        "mode=ro"
+    };
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+        | OpenFlags::SQLITE_OPEN_URI
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    Connection::open_with_flags(file_uri(path, query), flags)
+}
+
+/// Why this process may not write the archive at `path` (and the files
+/// SQLite keeps beside it), if it may not.
+pub fn write_denied(path: &Path) -> Option<String> {
+    let folder = folder_of(path);
+    if path.exists()
+        && let Some(why) = access_denied(path)
+    {
+        return Some(why.describe("the file"));
+    }
+    access_denied(folder).map(|why| why.describe("its folder"))
+}
+
+enum Denied {
+    ReadOnlyFileSystem,
+    Permission,
+}
+
+impl Denied {
+    fn describe(&self, what: &str) -> String {
+        match self {
+            Denied::ReadOnlyFileSystem => "it is on a read-only file system".into(),
+            Denied::Permission => format!("no permission to write {what}"),
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+fn access_denied(path: &Path) -> Option<Denied> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(path.as_os_str().as_bytes()).ok()?;
+    // SAFETY: `c` is a NUL-terminated path that outlives the call.
+    if unsafe { libc::access(c.as_ptr(), libc::W_OK) } == 0 {
         return None;
     }
-    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let conn = Connection::open_with_flags(path, flags).ok()?;
-    let found = schema::user_version(&conn).ok()?;
-    (found > 0 && found < schema::VERSION).then_some((found, schema::VERSION))
+    match std::io::Error::last_os_error().raw_os_error() {
+        Some(libc::EROFS) => Some(Denied::ReadOnlyFileSystem),
+        Some(libc::EACCES | libc::EPERM) => Some(Denied::Permission),
+        _ => None,
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn access_denied(path: &Path) -> Option<Denied> {
+    let readonly = std::fs::metadata(path).ok()?.permissions().readonly();
+    readonly.then_some(Denied::Permission)
+}
+
+/// SQLite's reason for not opening `path`, or the cause behind it where
+/// SQLite's says only "unable to open database file".
+fn why_not_opened(path: &Path, e: &rusqlite::Error) -> String {
+    let (wal, shm) = (beside(path, "-wal"), beside(path, "-shm"));
+    if e.sqlite_error_code() == Some(rusqlite::ErrorCode::CannotOpen)
+        && wal.exists()
+        && !shm.exists()
+        && access_denied(folder_of(path)).is_some()
+    {
+        return format!(
+            "its write-ahead log {} is there but not its index {}, which SQLite must create \
+             and cannot in a read-only folder: read it once with write access to the folder",
+            wal.display(),
+            shm.display()
+        );
+    }
+    sqlite_message(e)
+}
+
+/// Finds out what `path` holds without writing anything, not even a lock
+/// or a `-wal` file where it can be helped (see the module docs).
+pub fn inspect(path: &Path) -> Result<Found, ArchiveError> {
+    let open_error = |why: String| ArchiveError::Open {
+        path: path.to_path_buf(),
+        why,
+    };
+    let not_ours = |why: &str| ArchiveError::NotAnArchive {
+        path: path.to_path_buf(),
+        why: why.to_string(),
+    };
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let folder = folder_of(path);
+            return match std::fs::metadata(folder) {
+                Ok(m) if m.is_dir() => Ok(Found::Nothing),
+                Ok(_) => Err(open_error(format!("{} is not a folder", folder.display()))),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(ArchiveError::NoFolder {
+                    path: path.to_path_buf(),
+                    folder: folder.to_path_buf(),
+                }),
+                Err(e) => Err(open_error(e.to_string())),
+            };
+        }
+        Err(e) => return Err(open_error(e.to_string())),
+    };
+    if meta.is_dir() {
+        return Err(not_ours("it is a folder"));
+    }
+    let wal = std::fs::metadata(beside(path, "-wal")).ok();
+    let wal_missing = wal.is_none() && beside(path, "-shm").exists();
+    if meta.len() == 0 && wal.as_ref().is_none_or(|w| w.len() == 0) {
+        return Ok(Found::Empty { wal_missing });
+    }
+    let mut header = Vec::with_capacity(100);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(100).read_to_end(&mut header))
+        .map_err(|e| open_error(e.to_string()))?;
+    if meta.len() > 0 && (header.len() < 100 || !header.starts_with(b"SQLite format 3\0")) {
+        return Err(not_ours("it is not a SQLite database"));
+    }
+    // A WAL database without a `-wal` file is all in the file: read it as
+    // it is, creating nothing beside it.
+    let immutable = header.get(18) == Some(&2) && wal.is_none();
+    let sql_error = |e: rusqlite::Error| match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::NotADatabase) => not_ours("it is not a SQLite database"),
+        _ => open_error(why_not_opened(path, &e)),
+    };
+    let conn = open_read_only(path, immutable).map_err(sql_error)?;
+    let (version, application_id): (i64, i64) = conn
+        .query_row(
+            "SELECT (SELECT user_version FROM pragma_user_version),
+                    (SELECT application_id FROM pragma_application_id)",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .map_err(sql_error)?;
+    let tables: Vec<String> = conn
+        .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+             ORDER BY name",
+        )
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .map_err(sql_error)?;
+    classify(version, application_id, &tables, wal_missing).map_err(|why| not_ours(&why))
+}
+
+/// Tells an archive from an empty database and from another program's,
+/// by the header's `application_id` or, before schema 8 set it, the tables.
+fn classify(
+    version: i64,
+    application_id: i64,
+    tables: &[String],
+    wal_missing: bool,
+) -> Result<Found, String> {
+    if application_id == APPLICATION_ID {
+        return Ok(Found::Archive { version });
+    }
+    if application_id != 0 {
+        return Err(format!(
+            "its application id is {application_id:#010x} (sudoku-archive's is {APPLICATION_ID:#010x})"
+        ));
+    }
+    if tables.is_empty() && version == 0 {
+        return Ok(Found::Empty { wal_missing });
+    }
+    let has_core = CORE_TABLES
+        .iter()
+        .all(|t| tables.iter().any(|have| have == t));
+    if version > 0 && has_core {
+        return Ok(Found::Archive { version });
+    }
+    if tables.is_empty() {
+        return Err(format!(
+            "it is a SQLite database with no tables and user_version {version}"
+        ));
+    }
+    let mut names = tables
+        .iter()
+        .take(5)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    if tables.len() > 5 {
+        names.push_str(", ...");
+    }
+    Err(format!(
+        "it is a SQLite database with other tables ({names}) and user_version {version}"
+    ))
+}
+
+/// The schema versions an existing archive at `path` will be upgraded
+/// from and to when it is opened, if it is one of an older schema that
+/// this process may write. Read without a lock, for a notice: the upgrade
+/// itself checks again.
+pub fn pending_upgrade(path: &Path) -> Option<(i64, i64)> {
+    match inspect(path) {
+        Ok(Found::Archive { version })
+            if version < schema::VERSION && write_denied(path).is_none() =>
+        {
+            Some((version, schema::VERSION))
+        }
+        _ => None,
+    }
 }
 
 impl Archive {
     /// Opens an archive for writing, creating and upgrading it as needed.
+    /// Refuses, before writing anything, a file that is not an archive,
+    /// one from a newer version, and one this process may not write.
     pub fn open_or_create(path: &Path, tuning: Tuning) -> Result<Archive, ArchiveError> {
-        let conn =
-            Connection::open(path).map_err(|e| ArchiveError::sql("opening the archive", e))?;
+        let version = match inspect(path)? {
+            Found::Nothing | Found::Empty { .. } => 0,
+            Found::Archive { version } if version > schema::VERSION => {
+                return Err(ArchiveError::TooNew {
+                    path: path.to_path_buf(),
+                    found: version,
+                    known: schema::VERSION,
+                });
+            }
+            Found::Archive { version } => version,
+        };
+        if let Some(why) = write_denied(path) {
+            return Err(ArchiveError::ReadOnly {
+                path: path.to_path_buf(),
+                why,
+            });
+        }
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(file_uri(path, "mode=rwc"), flags).map_err(|e| {
+            ArchiveError::Open {
+                path: path.to_path_buf(),
+                why: sqlite_message(&e),
+            }
+        })?;
+        if conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(false) {
+            return Err(ArchiveError::ReadOnly {
+                path: path.to_path_buf(),
+                why: "SQLite could only open it for reading".into(),
+            });
+        }
         let mut a = Archive {
             conn,
             path: path.to_path_buf(),
         };
-        if a.recognise()? == 0 {
+        if version == 0 {
             // A new archive: 16 KiB pages (before WAL fixes the size) make
             // the b-trees shallower; the writer spent 8% less time on a
             // million puzzles, and the file is 7% smaller.
             a.conn
                 .pragma_update(None, "page_size", PAGE_SIZE)
-                .map_err(|e| ArchiveError::sql("setting the page size", e))?;
+                .map_err(|e| a.error("setting the page size", e))?;
         }
         a.configure(tuning)?;
         schema::migrate(&mut a.conn)?;
         Ok(a)
     }
 
-    /// Opens an existing archive for reading.
+    /// Opens an existing archive for reading. One of an older schema is
+    /// upgraded first, where this process may write it; a read-only one
+    /// is read as it is, never written.
     pub fn open_existing(path: &Path) -> Result<Archive, ArchiveError> {
-        if !path.exists() {
-            return Err(ArchiveError::Missing {
+        match inspect(path)? {
+            Found::Nothing => Err(ArchiveError::Missing {
                 path: path.to_path_buf(),
-            });
+            }),
+            Found::Empty { wal_missing } => Err(ArchiveError::Empty {
+                path: path.to_path_buf(),
+                wal_missing,
+            }),
+            Found::Archive { version } if version > schema::VERSION => Err(ArchiveError::TooNew {
+                path: path.to_path_buf(),
+                found: version,
+                known: schema::VERSION,
+            }),
+            Found::Archive { version } if version < schema::VERSION => match write_denied(path) {
+                Some(why) => Err(ArchiveError::ReadOnlyOld {
+                    path: path.to_path_buf(),
+                    why,
+                    found: version,
+                    known: schema::VERSION,
+                }),
+                None => Archive::open_or_create(path, Tuning::default()),
+            },
+            Found::Archive { .. } => Archive::open_for_reading(path),
         }
-        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags)
-            .map_err(|e| ArchiveError::sql("opening the archive", e))?;
-        conn.busy_timeout(BUSY_TIMEOUT)
-            .map_err(|e| ArchiveError::sql("setting the busy timeout", e))?;
-        let a = Archive {
-            conn,
-            path: path.to_path_buf(),
-        };
-        let version = a.recognise()?;
-        if version == 0 {
-            return Err(ArchiveError::NotAnArchive {
-                path: a.path.clone(),
-                why: "it has no schema".into(),
-            });
-        }
-        if version < schema::VERSION {
-            // An archive from an older version is upgraded in place first.
-            drop(a);
-            return Archive::open_or_create(path, Tuning::default());
-        }
-        Ok(a)
     }
 
-    /// Checks, before anything is written, that the file is a SQLite database
-    /// that is either empty or one of ours of a version we know.
-    fn recognise(&self) -> Result<i64, ArchiveError> {
-        let not_ours = |why: String| ArchiveError::NotAnArchive {
-            path: self.path.clone(),
-            why,
+    fn open_for_reading(path: &Path) -> Result<Archive, ArchiveError> {
+        let open_error = |e: rusqlite::Error| ArchiveError::Open {
+            path: path.to_path_buf(),
+            why: why_not_opened(path, &e),
         };
-        let version = match schema::check_version(&self.conn) {
-            Err(ArchiveError::Sql { source, .. }) => return Err(not_ours(source.to_string())),
-            other => other?,
-        };
-        if version == 0 {
-            let tables: i64 = self
-                .conn
-                .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
-                .map_err(|e| not_ours(e.to_string()))?;
-            if tables > 0 {
-                return Err(not_ours("it is a SQLite database with other tables".into()));
+        let conn = match write_denied(path) {
+            None => {
+                // Read-write but query-only: the last connection to close
+                // checkpoints and removes `-wal` and `-shm`, as SQLite does.
+                let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+                    | OpenFlags::SQLITE_OPEN_URI
+                    | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+                let c = Connection::open_with_flags(file_uri(path, "mode=rw"), flags)
+                    .map_err(open_error)?;
+                c.pragma_update(None, "query_only", true)
+                    .map_err(open_error)?;
+                c
             }
+            Some(_) => {
+                // Without a `-wal` file and a folder to create one in, the
+                // file holds everything and nobody can be writing it.
+                let wal = beside(path, "-wal").exists();
+                let immutable = !wal && access_denied(folder_of(path)).is_some();
+                open_read_only(path, immutable).map_err(open_error)?
+            }
+        };
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(open_error)?;
+        // Reading the schema opens the WAL: its errors surface here, once.
+        let version = schema::check_version(&conn).map_err(|e| match e {
+            ArchiveError::Sql { cause, .. } => open_error(cause),
+            other => other,
+        })?;
+        if version < schema::VERSION {
+            // Rolled back by another process in between: read it again.
+            drop(conn);
+            return Archive::open_existing(path);
         }
-        Ok(version)
+        Ok(Archive {
+            conn,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// A SQL error while opening, naming the archive.
+    fn error(&self, doing: &str, e: rusqlite::Error) -> ArchiveError {
+        ArchiveError::sql(&format!("{}: {doing}", self.path.display()), e)
     }
 
     /// Lookups of this archive's puzzles for the pipeline's workers, unless
@@ -209,28 +566,79 @@ impl Archive {
 
     fn configure(&self, tuning: Tuning) -> Result<(), ArchiveError> {
         let c = &self.conn;
-        c.busy_timeout(BUSY_TIMEOUT)
-            .map_err(|e| ArchiveError::sql("setting the busy timeout", e))?;
+        lock::wait_for_writers(c).map_err(|e| self.error("setting the busy handler", e))?;
         // WAL: readers see committed batches while an import runs, and a kill
         // loses at most the batch in flight.
         let mode: String = c
             .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
-            .map_err(|e| ArchiveError::sql("switching to WAL", e))?;
+            .map_err(|e| self.error("switching to WAL", e))?;
         if !mode.eq_ignore_ascii_case("wal") {
-            return Err(ArchiveError::Sql {
-                context: format!("switching to WAL (journal mode stayed {mode})"),
-                source: rusqlite::Error::InvalidQuery,
+            return Err(ArchiveError::Open {
+                path: self.path.clone(),
+                why: format!("switching to WAL failed: the journal mode stayed {mode}"),
             });
         }
         c.execute_batch(&format!(
-            "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -{};",
-            u64::from(tuning.cache_mib) * 1024
+            "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -{};
+             PRAGMA journal_size_limit = {};",
+            u64::from(tuning.cache_mib) * 1024,
+            writer::WAL_TRIM
         ))
-        .map_err(|e| ArchiveError::sql("configuring the connection", e))?;
+        .map_err(|e| self.error("configuring the connection", e))?;
         if let Some(pages) = tuning.max_pages {
             c.query_row(&format!("PRAGMA max_page_count = {pages}"), [], |_| Ok(()))
-                .map_err(|e| ArchiveError::sql("limiting the archive size", e))?;
+                .map_err(|e| self.error("limiting the archive size", e))?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn archives_are_told_from_other_databases_by_id_or_tables() {
+        let ours = names(&CORE_TABLES);
+        assert_eq!(
+            classify(8, APPLICATION_ID, &[], false),
+            Ok(Found::Archive { version: 8 })
+        );
+        assert_eq!(
+            classify(3, 0, &ours, false),
+            Ok(Found::Archive { version: 3 })
+        );
+        assert_eq!(
+            classify(99, 0, &ours, false),
+            Ok(Found::Archive { version: 99 })
+        );
+        assert_eq!(
+            classify(0, 0, &[], true),
+            Ok(Found::Empty { wal_missing: true })
+        );
+        for version in [0, 3, 7, 99] {
+            let e = classify(version, 0, &names(&["customers"]), false).unwrap_err();
+            assert_eq!(
+                e,
+                format!(
+                    "it is a SQLite database with other tables (customers) and user_version {version}"
+                )
+            );
+        }
+        assert!(classify(7, 0, &names(&["imports", "puzzles"]), false).is_err());
+        assert!(classify(7, 0x1234, &ours, false).is_err());
+        assert!(classify(5, 0, &[], false).is_err());
+    }
+
+    #[test]
+    fn uris_escape_what_sqlite_would_read_as_syntax() {
+        assert_eq!(
+            file_uri(Path::new("/a b/c?d#e%.sqlite"), "mode=ro"),
+            "file:/a%20b/c%3Fd%23e%25.sqlite?mode=ro"
+        );
     }
 }

@@ -1,6 +1,10 @@
 //! The archive's schema, as numbered SQL files under `migrations/`, applied
-//! in order in one transaction each and tracked by `PRAGMA user_version`.
-//! An archive written by a newer version is refused, never touched.
+//! in order in one transaction and tracked by `PRAGMA user_version`.
+//! An archive written by a newer version is refused, never touched. An
+//! archive that is up to date is only read: the write lock is taken only
+//! for an actual upgrade, so opening never waits for a running import.
+
+use std::path::PathBuf;
 
 use rusqlite::functions::FunctionFlags;
 use rusqlite::{Connection, TransactionBehavior};
@@ -67,6 +71,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0008_file_identity_and_reads.sql"),
         fill: None,
     },
+    Migration {
+        name: "0009_application_id.sql",
+        sql: include_str!("../../migrations/0009_application_id.sql"),
+        fill: None,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -82,6 +91,7 @@ pub fn check_version(conn: &Connection) -> Result<i64, ArchiveError> {
     let found = user_version(conn)?;
     if found > VERSION {
         return Err(ArchiveError::TooNew {
+            path: conn.path().map(PathBuf::from).unwrap_or_default(),
             found,
             known: VERSION,
         });
@@ -95,6 +105,10 @@ pub fn check_version(conn: &Connection) -> Result<i64, ArchiveError> {
 /// rebuilding a table asks (a parent table is dropped and replaced), and
 /// `foreign_key_check` must find nothing before the upgrade commits.
 pub fn migrate(conn: &mut Connection) -> Result<(), ArchiveError> {
+    // Read without a lock first: only an upgrade needs the write lock.
+    if check_version(conn)? == VERSION {
+        return Ok(());
+    }
     let enforced: bool = conn
         .query_row("PRAGMA foreign_keys", [], |r| r.get(0))
         .map_err(|e| ArchiveError::sql("reading the foreign key setting", e))?;
@@ -132,7 +146,7 @@ fn apply(conn: &mut Connection) -> Result<(), ArchiveError> {
     if dangling > 0 {
         return Err(ArchiveError::Sql {
             context: format!("upgrading the schema: {dangling} rows would lose their parent row"),
-            source: rusqlite::Error::InvalidQuery,
+            cause: rusqlite::Error::InvalidQuery,
         });
     }
     tx.commit()
@@ -506,6 +520,23 @@ mod tests {
             [],
         )
         .unwrap();
+    }
+
+    #[test]
+    fn an_up_to_date_archive_is_opened_without_the_write_lock() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.sqlite");
+        let mut conn = Connection::open(&path).unwrap();
+        let _: String = conn
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .unwrap();
+        migrate(&mut conn).unwrap();
+        let writer = Connection::open(&path).unwrap();
+        writer.execute_batch("BEGIN IMMEDIATE").unwrap();
+        let mut second = Connection::open(&path).unwrap();
+        second.busy_timeout(std::time::Duration::ZERO).unwrap();
+        migrate(&mut second).unwrap();
+        writer.execute_batch("COMMIT").unwrap();
     }
 
     #[test]

@@ -7,6 +7,12 @@
 //! committed batches while the import writes. A lookup never fails the
 //! import: any error means "not found", and the line is then analysed and
 //! deduplicated by the writer as before.
+//!
+//! A lookup holds a read snapshot for its one query only: each query's
+//! rows are dropped (the statement reset, the snapshot released) before
+//! the connection goes back to the pool, so idle connections hold none and
+//! the writer's checkpoints are never held back by them for longer than a
+//! lookup (see [`super::writer`] on the WAL's bound).
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -138,6 +144,41 @@ mod tests {
         assert_eq!(find(PuzzleType::Sudoku, "other"), Some(1));
         assert_eq!(find(PuzzleType::Killer, "mine"), Some(2));
         assert_eq!(find(PuzzleType::Sudoku, "none"), None);
+    }
+
+    /// An idle lookup connection holds no snapshot: a checkpoint that must
+    /// wait for every reader (TRUNCATE) finishes at once after lookups.
+    #[test]
+    fn lookups_hold_no_snapshot_between_them() {
+        use super::*;
+
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.sqlite");
+        let mut c = Connection::open(&path).unwrap();
+        let _: String = c
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .unwrap();
+        crate::archive::schema::migrate(&mut c).unwrap();
+        c.execute_batch("INSERT INTO imports (id, arguments) VALUES (1, '[]')")
+            .unwrap();
+        let stored = StoredPuzzles::new(&path, true, 1024);
+        for key in 0..20 {
+            assert_eq!(stored.find(PuzzleType::Sudoku, "none", key), None);
+        }
+        assert!(!stored.idle.lock().unwrap().is_empty());
+        c.execute_batch("INSERT INTO imports (id, arguments) VALUES (2, '[]')")
+            .unwrap();
+        c.busy_timeout(std::time::Duration::ZERO).unwrap();
+        let busy: i64 = c
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(busy, 0);
+        assert_eq!(
+            std::fs::metadata(dir.path().join("a.sqlite-wal"))
+                .unwrap()
+                .len(),
+            0
+        );
     }
 
     /// `.cargo/config.toml` builds SQLite without the global mutexes the

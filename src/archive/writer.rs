@@ -30,10 +30,22 @@
 //! commit, which comes at most `BATCH_TIME` after it began: also while no
 //! chunk comes (the pipeline's [`Sink::idle`]), so other writers never wait
 //! on slow lines.
+//!
+//! The WAL stays bounded beside readers: after a commit that leaves it
+//! over [`WAL_BOUND`], a `wal_checkpoint(RESTART)` waits (at most
+//! [`CHECKPOINT_WAIT`]) for readers still on older snapshots, so that the
+//! next batch writes the WAL from its start again instead of growing it;
+//! `journal_size_limit` trims the file to [`WAL_TRIM`] then, and the end of an
+//! import truncates it. A reader that holds one snapshot for longer (an
+//! open `sqlite3` transaction) keeps the WAL growing until it ends.
+//!
+//! A failed run is recorded as `failed` with its error even on a full
+//! disk: if the WAL has no room for that row, the reserve held by the
+//! import lock file ([`super::lock`]) is given back first.
 
 use std::collections::HashSet;
 use std::io;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rusqlite::{OptionalExtension, params};
 
@@ -110,6 +122,19 @@ pub enum Dedup {
 const BATCH_LINES: usize = 131_072;
 const BATCH_TIME: std::time::Duration = std::time::Duration::from_secs(4);
 
+/// The WAL size past which a commit is followed by a checkpoint that waits
+/// for readers.
+pub const WAL_BOUND: u64 = 64 << 20;
+/// The size the WAL file is trimmed to when it restarts
+/// (`journal_size_limit`): above a batch's usual size (about 95 MB for
+/// 131,072 new puzzles), so that the file is not shortened and grown again
+/// at every batch.
+pub const WAL_TRIM: u64 = 4 * WAL_BOUND;
+/// How long that checkpoint waits for readers.
+const CHECKPOINT_WAIT: Duration = Duration::from_millis(200);
+/// How long the checkpoint at the end of an import waits for readers.
+const FINAL_CHECKPOINT_WAIT: Duration = Duration::from_secs(1);
+
 /// How many reject messages an import prints (all are in the archive).
 pub const SHOWN_REJECTS: usize = 10;
 
@@ -176,7 +201,7 @@ pub struct ImportWriter<'a> {
     /// Earlier imports found killed, now marked `interrupted`.
     pub interrupted: Vec<i64>,
     /// Tells later imports this one is alive.
-    _lock: Option<ImportLock>,
+    lock: Option<ImportLock>,
     pub counts: Counts,
     /// The same per input, in the order given.
     pub files: Vec<FileCounts>,
@@ -228,7 +253,7 @@ impl<'a> ImportWriter<'a> {
             dedup,
             import_id,
             interrupted,
-            _lock: lock,
+            lock,
             counts: Counts::default(),
             files: vec![FileCounts::default(); inputs],
             first_rejects: Vec::new(),
@@ -242,20 +267,28 @@ impl<'a> ImportWriter<'a> {
         })
     }
 
-    /// Marks the import finished (or failed, with the reason).
+    /// Marks the import finished, or failed with the reason (its own
+    /// failure to commit the last batch included), then shrinks the WAL.
     pub fn finish(&mut self, error: Option<&str>) -> Result<(), ArchiveError> {
         self.progress.finish();
-        if error.is_some() {
+        let committed = match error {
+            Some(_) => Ok(()),
+            None => self.commit(),
+        };
+        let failure = match (&committed, error) {
+            (Err(e), _) => Some(e.to_string()),
+            (Ok(()), e) => e.map(str::to_string),
+        };
+        if failure.is_some() {
             self.rollback();
-        } else {
-            self.commit()?;
         }
-        let status = if error.is_some() {
+        let status = if failure.is_some() {
             "failed"
         } else {
             "finished"
         };
-        self.end(status, error)
+        let recorded = self.end(status, failure.as_deref());
+        committed.and(recorded)
     }
 
     /// Marks the import `interrupted` after the pipeline stopped early on
@@ -266,9 +299,25 @@ impl<'a> ImportWriter<'a> {
         self.end("interrupted", None)
     }
 
-    /// Records how the import ended, with the time.
+    /// Records how the import ended, with the time, then shrinks the WAL.
+    /// On a full disk, where the WAL has no room for the row's page, the
+    /// reserve held by the import lock file is given back first.
     fn end(&mut self, status: &str, error: Option<&str>) -> Result<(), ArchiveError> {
         set_foreign_keys(&self.archive.conn, true)?;
+        let recorded = match self.record_end(status, error) {
+            Err(ArchiveError::Full { .. }) if self.lock.is_some() => {
+                if let Some(lock) = &self.lock {
+                    lock.release_reserve();
+                }
+                self.record_end(status, error)
+            }
+            other => other,
+        };
+        self.checkpoint("TRUNCATE", FINAL_CHECKPOINT_WAIT);
+        recorded
+    }
+
+    fn record_end(&self, status: &str, error: Option<&str>) -> Result<(), ArchiveError> {
         self.archive
             .conn
             .execute(
@@ -279,6 +328,15 @@ impl<'a> ImportWriter<'a> {
             )
             .map(|_| ())
             .map_err(|e| ArchiveError::sql("recording the end of the import", e))
+    }
+
+    /// A checkpoint that waits for readers at most `wait`; one that cannot
+    /// finish now is left to a later one.
+    fn checkpoint(&self, mode: &str, wait: Duration) {
+        let conn = &self.archive.conn;
+        super::lock::with_deadline(wait, || {
+            let _ = conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |_| Ok(()));
+        });
     }
 
     /// Commits the open batch, if any.
@@ -293,11 +351,24 @@ impl<'a> ImportWriter<'a> {
         Ok(())
     }
 
-    /// Drops the open batch after a failure: the archive keeps only whole batches.
+    /// After a batch's commit: bound the WAL, and let a waiting import in.
+    fn after_commit(&self) {
+        let wal = super::beside(&self.archive.path, "-wal");
+        if std::fs::metadata(wal).is_ok_and(|m| m.len() > WAL_BOUND) {
+            self.checkpoint("RESTART", CHECKPOINT_WAIT);
+        }
+        if self.lock.as_ref().is_some_and(ImportLock::someone_waits) {
+            std::thread::sleep(super::lock::YIELD);
+        }
+    }
+
+    /// Drops the open batch after a failure: the archive keeps only whole
+    /// batches. A COMMIT that failed may have left its transaction open
+    /// (SQLite rolls back by itself after some errors, not all).
     fn rollback(&mut self) {
-        if self.batch_started.take().is_some() {
-            self.batch_lines = 0;
-            // A failed ROLLBACK means SQLite already rolled back (e.g. on SQLITE_FULL).
+        self.batch_started = None;
+        self.batch_lines = 0;
+        if !self.archive.conn.is_autocommit() {
             let _ = self.archive.conn.execute_batch("ROLLBACK");
         }
     }
@@ -544,7 +615,7 @@ impl<'a> ImportWriter<'a> {
         }
         let identity = input.origin.identity().map_err(|e| ArchiveError::Sql {
             context: format!("{}: finding the file's real path: {e}", input.name()),
-            source: rusqlite::Error::InvalidQuery,
+            cause: rusqlite::Error::InvalidQuery,
         })?;
         self.batch()?;
         let id = self.file_row(&identity, &input.name())?;
@@ -598,6 +669,7 @@ impl<'a> ImportWriter<'a> {
         self.batch_lines += p.chunk.items.len();
         if self.batch_lines >= BATCH_LINES || batch_started.elapsed() >= BATCH_TIME {
             self.commit()?;
+            self.after_commit();
         }
         Ok(())
     }
@@ -657,7 +729,9 @@ impl Sink for ImportWriter<'_> {
     /// is committed now rather than held, with the write lock, until it
     /// comes.
     fn idle(&mut self) -> Result<(), ArchiveError> {
-        self.commit()
+        self.commit()?;
+        self.after_commit();
+        Ok(())
     }
 }
 

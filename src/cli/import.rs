@@ -15,7 +15,6 @@ use std::fmt::Write as _;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use anyhow::Context;
 use clap::{Args, ValueEnum};
 
 use super::output::{Out, OutputError, note};
@@ -150,8 +149,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
             cache_mib: a.cache_mib,
             max_pages: a.max_pages,
         },
-    )
-    .with_context(|| format!("cannot open archive {}", a.db.db.display()))?;
+    )?;
     let progress = Progress::new(InputArgs::total_bytes(&opened), quiet);
     let arguments: Vec<String> = std::env::args().collect();
     let dedup = match a.dedup {
@@ -212,8 +210,16 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         }),
         Err(e) => writer.finish(Some(&e.to_string())),
     };
-    let ended = outcome?;
-    finished?;
+    let ended = match (outcome, finished) {
+        (Err(e), Err(f)) => {
+            anyhow::bail!("{e} (and the run could not be recorded as failed: {f})")
+        }
+        (Err(e), Ok(())) => return Err(e.into()),
+        (Ok(ended), finished) => {
+            finished?;
+            ended
+        }
+    };
 
     let signal = (ended == Ended::Stopped).then(|| interrupt.signal().unwrap_or(Signal::Int));
     let c = writer.counts;

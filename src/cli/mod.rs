@@ -183,10 +183,25 @@ pub fn run(cli: Cli) -> ExitCode {
         // The reader went away: nothing more to say, and nothing failed.
         Err(e) if matches!(e.downcast_ref(), Some(OutputError::Closed)) => ExitCode::SUCCESS,
         Err(e) => {
-            note!("sudoku-archive: {e:#}");
+            note!("sudoku-archive: {}", render(&e));
             ExitCode::from(EXIT_FAILURE)
         }
     }
+}
+
+/// An error and its causes, each said once: a cause whose text the message
+/// already holds (an error that prints its source and also returns it) is
+/// not repeated.
+pub fn render(e: &anyhow::Error) -> String {
+    let mut out = e.to_string();
+    for cause in e.chain().skip(1) {
+        let text = cause.to_string();
+        if !out.contains(&text) {
+            out.push_str(": ");
+            out.push_str(&text);
+        }
+    }
+    out
 }
 
 /// Formats a count with thousands separators, as people read them.
@@ -210,6 +225,23 @@ mod tests {
     #[test]
     fn command_line_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn an_error_that_prints_its_source_is_rendered_once() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("{file}: {source}")]
+        struct Read {
+            file: String,
+            source: std::io::Error,
+        }
+        let e = anyhow::Error::new(Read {
+            file: "x.txt".into(),
+            source: std::io::Error::other("gone"),
+        });
+        assert_eq!(render(&e), "x.txt: gone");
+        let e = anyhow::anyhow!("gone").context("reading x.txt");
+        assert_eq!(render(&e), "reading x.txt: gone");
     }
 
     #[test]
