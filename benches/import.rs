@@ -61,11 +61,11 @@ struct Base {
 fn transform(rng: &mut Rng) -> impl Fn(&[u8; 81]) -> [u8; 81] {
     let line_perm = |rng: &mut Rng| {
         let mut bands = [0usize, 1, 2];
-        rng.shuffle(&mut bands);
+        rng.shuffle_uniform(&mut bands);
         let mut out = [0usize; 9];
         for (b, &band) in bands.iter().enumerate() {
             let mut within = [0usize, 1, 2];
-            rng.shuffle(&mut within);
+            rng.shuffle_uniform(&mut within);
             for (i, &w) in within.iter().enumerate() {
                 out[b * 3 + i] = band * 3 + w;
             }
@@ -74,9 +74,9 @@ fn transform(rng: &mut Rng) -> impl Fn(&[u8; 81]) -> [u8; 81] {
     };
     let rows = line_perm(rng);
     let cols = line_perm(rng);
-    let transpose = rng.below(2) == 1;
+    let transpose = rng.below_uniform(2) == 1;
     let mut digits = [0u8, 1, 2, 3, 4, 5, 6, 7, 8, 9];
-    rng.shuffle(&mut digits[1..]);
+    rng.shuffle_uniform(&mut digits[1..]);
     move |g| {
         let mut out = [0u8; 81];
         for r in 0..9 {
@@ -122,9 +122,9 @@ fn generate(path: &Path, lines: usize, corpora: &Path) -> std::io::Result<()> {
     writeln!(out, "quizzes,solutions")?;
     let mut recent: Vec<String> = Vec::with_capacity(4096);
     for i in 0..lines {
-        let mut pick = rng.below(1000) as u32;
+        let mut pick = rng.below_uniform(1000) as u32;
         if pick < REPEATS && !recent.is_empty() {
-            let line = &recent[rng.below(recent.len())];
+            let line = &recent[rng.below_uniform(recent.len())];
             writeln!(out, "{line}")?;
             continue;
         }
@@ -135,7 +135,7 @@ fn generate(path: &Path, lines: usize, corpora: &Path) -> std::io::Result<()> {
             k += 1;
         }
         let (cache, puzzles, _) = &mut pools[k];
-        let j = rng.below(puzzles.len());
+        let j = rng.below_uniform(puzzles.len());
         // Solutions are found once per base puzzle, then transformed with it.
         let base = cache[j].get_or_insert_with(|| Base {
             puzzle: puzzles[j],

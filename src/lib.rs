@@ -12,3 +12,7 @@ pub mod core;
 pub mod input;
 pub mod pipeline;
 pub mod progress;
+
+#[cfg(test)]
+#[path = "../tests/common/splitmix.rs"]
+mod splitmix;

@@ -6,9 +6,11 @@
 //! code and a message naming the format; every accepted string re-encodes to
 //! a string that decodes to the same board.
 //!
-//! This is the suite CI runs (`cargo test --release`); the cargo-fuzz targets
-//! in `fuzz/` run the same checks without a case limit for people with nightly.
-//! Case counts are sized so the file runs in well under a minute in release.
+//! CI runs this suite with plain `cargo test` (the test profile is optimised
+//! and keeps debug assertions on, see Cargo.toml; `.ci/run`); the cargo-fuzz
+//! targets in `fuzz/` run the same checks without a case limit for people
+//! with nightly. Case counts are sized so the file runs in well under a
+//! minute there.
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -25,6 +27,9 @@ use sudoku_archive::input::extract::{Extracted, puzzle_token};
 use sudoku_archive::input::text::TextReader;
 use sudoku_archive::input::{ChunkReader, ColumnChoice};
 use sudoku_archive::pipeline::process::{Outcome, Settings, analyse_token, process};
+
+#[path = "common/splitmix.rs"]
+mod splitmix;
 
 /// Longest one analysis may take: a guard against runaway searches (which
 /// took minutes before the search limit), not a speed claim. The worst
@@ -584,23 +589,8 @@ proptest! {
 // ---------------------------------------------------------------------------
 // Adversarial boards: few constraints, large search spaces.
 
-/// A seeded generator for layouts (proptest supplies the seed).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // splitmix64
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+// A seeded generator for layouts (proptest supplies the seed).
+use splitmix::SplitMix as Rng;
 
 /// A solved grid: the solution of a real puzzle.
 fn solution_grid() -> &'static [u8; 81] {

@@ -9,6 +9,9 @@ use std::process::Command;
 
 use sudoku_archive::core::killer::Killer;
 
+#[path = "../../tests/common/splitmix.rs"]
+mod splitmix;
+
 /// The corpora folder: `--corpora DIR`, else `$SUDOKU_CORPORA`, else
 /// `/work/shared/corpora` (the benchmarks need it; the build and tests don't).
 pub fn corpora_dir() -> PathBuf {
@@ -61,29 +64,10 @@ pub fn read_puzzles(path: &Path) -> Vec<[u8; 81]> {
         .collect()
 }
 
-/// splitmix64: tiny, seedable, and good enough to shuffle grids.
-pub struct Rng(pub u64);
-
-impl Rng {
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        (((self.next() >> 32) * n as u64) >> 32) as usize
-    }
-
-    pub fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            v.swap(i, self.below(i + 1));
-        }
-    }
-}
+/// splitmix64: tiny, seedable, and good enough to shuffle grids (its
+/// `_uniform` ranges made the benchmark data).
+#[allow(unused_imports)] // only the import benchmark draws numbers
+pub use splitmix::SplitMix as Rng;
 
 /// Cores, commit (with `+dirty` for uncommitted changes) and CPU model.
 pub fn machine_line() -> String {

@@ -24,7 +24,11 @@ fn round_trip(input: &str, a: &Analysis) {
     };
     assert_eq!(b.encoding, a.encoding, "encoding of {input:?} moved");
     assert_eq!(b.status.count(), a.status.count(), "status of {input:?}");
-    assert_eq!(b.status.solution(), a.status.solution(), "solution of {input:?}");
+    assert_eq!(
+        b.status.solution(),
+        a.status.solution(),
+        "solution of {input:?}"
+    );
     match a.kind {
         PuzzleType::Killer => assert_eq!(cages(&b.givens), cages(&a.givens), "{input:?}"),
         _ => {

@@ -12,7 +12,8 @@ use rusqlite::{Connection, TransactionBehavior};
 use super::{ArchiveError, set_foreign_keys};
 use crate::pipeline::process::{key_of, next_key};
 
-/// Rust code run after a migration's SQL, inside its transaction.
+/// Rust code run after a migration's SQL, inside the one transaction of
+/// the whole upgrade (see [`migrate`]).
 pub type Fill = fn(&Connection) -> Result<(), ArchiveError>;
 
 /// One schema step: a SQL file, and optionally Rust code that fills what
@@ -99,7 +100,8 @@ pub fn check_version(conn: &Connection) -> Result<i64, ArchiveError> {
     Ok(found)
 }
 
-/// Applies every migration the archive has not had yet.
+/// Applies every migration the archive has not had yet, all in one
+/// transaction: an upgrade that fails anywhere leaves the archive as it was.
 ///
 /// Foreign keys are off while they run, as SQLite's procedure for
 /// rebuilding a table asks (a parent table is dropped and replaced), and

@@ -1,5 +1,5 @@
 //! Fixed-width base-32 numbers, the building block of every packed string:
-//! alphabet `0-9a-v`, written lowercase, read in either case (FORMATS.md).
+//! alphabet `0-9a-v`, written lowercase, read in either case (docs/formats.md "Base 32").
 //!
 //! Owns digit-level conversion only; what the numbers mean is the formats' job.
 

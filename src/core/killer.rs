@@ -521,7 +521,7 @@ impl Killer {
         }))
     }
 
-    /// Propagates to a fixpoint (FORMATS.md "What propagate means", cages as lines).
+    /// Propagates to a fixpoint (docs/formats.md "Propagation", cages as lines).
     pub fn propagate(&self) -> Propagated {
         let solver = self.solver();
         let mut board = self.board();
@@ -713,7 +713,7 @@ mod tests {
     use krazydad::{FIRST500, Row, rows};
     use proptest::prelude::*;
 
-    /// The legacy real example of FORMATS.md "Killer Sudoku".
+    /// The legacy real example of docs/formats.md "Killer Sudoku".
     const EXAMPLE: &str = "212112111212112223213331443231221241134412231124133132322122212344411312111411312,171510200026110000000000000000000011000011000017160000001101060000090016110017000900000900001800160800040010160000001100002100001800001800140000080000000000000000";
 
     fn krazydad() -> Vec<Row> {

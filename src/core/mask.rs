@@ -1,5 +1,5 @@
 //! Digits and digit sets: the `Digit` newtype (1..=9) and the 9-bit candidate
-//! `Mask` (digit d is bit `1 << (d-1)`, as FORMATS.md defines it).
+//! `Mask` (digit d is bit `1 << (d-1)`, as docs/formats.md "Conventions" defines it).
 //!
 //! Owns only arithmetic on digits and sets; knows nothing of cells or formats.
 

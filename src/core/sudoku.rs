@@ -11,7 +11,7 @@ pub(crate) mod corpus;
 mod format;
 mod propagate;
 mod solve;
-#[cfg(target_arch = "x86_64")]
+#[cfg(x86_64_kernels)]
 mod sse2;
 mod validate;
 

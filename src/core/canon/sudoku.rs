@@ -987,43 +987,23 @@ pub(super) mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// A tiny deterministic generator, so failures replay exactly.
-    pub struct SplitMix(pub u64);
+    /// The shared seeded generator (tests/common/splitmix.rs).
+    pub use crate::splitmix::SplitMix;
 
-    impl SplitMix {
-        pub fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-
-        pub fn below(&mut self, n: usize) -> usize {
-            (self.next() % n as u64) as usize
-        }
-
-        pub fn shuffle<T>(&mut self, v: &mut [T]) {
-            for i in (1..v.len()).rev() {
-                v.swap(i, self.below(i + 1));
+    /// A random box-preserving order of 9 lines: band order, then the
+    /// order inside each band.
+    pub fn line_order(rng: &mut SplitMix) -> [usize; 9] {
+        let mut bands = [0, 1, 2];
+        rng.shuffle(&mut bands);
+        let mut order = [0; 9];
+        for (b, &band) in bands.iter().enumerate() {
+            let mut inner = [0, 1, 2];
+            rng.shuffle(&mut inner);
+            for k in 0..3 {
+                order[b * 3 + k] = band * 3 + inner[k];
             }
         }
-
-        /// A random box-preserving order of 9 lines: band order, then the
-        /// order inside each band.
-        pub fn line_order(&mut self) -> [usize; 9] {
-            let mut bands = [0, 1, 2];
-            self.shuffle(&mut bands);
-            let mut order = [0; 9];
-            for (b, &band) in bands.iter().enumerate() {
-                let mut inner = [0, 1, 2];
-                self.shuffle(&mut inner);
-                for k in 0..3 {
-                    order[b * 3 + k] = band * 3 + inner[k];
-                }
-            }
-            order
-        }
+        order
     }
 
     /// Apply a position map (output cell (i, j) reads source cell
@@ -1048,8 +1028,8 @@ pub(super) mod tests {
     fn random_disguise(grid: &[u8; 81], rng: &mut SplitMix) -> [u8; 81] {
         let mut digits = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
         rng.shuffle(&mut digits[1..]);
-        let rows = rng.line_order();
-        let cols = rng.line_order();
+        let rows = line_order(rng);
+        let cols = line_order(rng);
         transform(grid, rng.below(2) == 1, &rows, &cols, &digits)
     }
 

@@ -1,4 +1,4 @@
-//! The two Killer string forms, character by character (FORMATS.md "Killer
+//! The two Killer string forms, character by character (docs/formats.md "Killer
 //! Sudoku"): legacy `81 colours,162 decimal sums` and packed
 //! `162 base-32 (sum << 3 | colour - 1),162 base-32 (mask << 1)`.
 //!

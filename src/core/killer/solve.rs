@@ -42,7 +42,7 @@
 //! row, column and box adds to 45, so the cells of a unit left over by the
 //! cages inside it, or those outside it of the cages covering it, add to a
 //! known sum and, lying in one unit, take distinct digits: a cage in all
-//! but name. The root must not use it (FORMATS.md fixes the root's rules,
+//! but name. The root must not use it (docs/formats.md "Propagation" fixes the root's rules,
 //! and the stored board is their fixpoint). It is built only for a board
 //! the root left open, and only for sets of one to three cells: larger ones
 //! cut few more nodes and cost more. How each of these choices was

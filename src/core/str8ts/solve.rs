@@ -17,7 +17,7 @@
 //!   to recount) and what the search keeps per node (`Fits`).
 //! - `search`: the driver: runs the rules from the worklist to their
 //!   fixpoint, at the root and below it, and the depth-first count.
-//! - the root rules of FORMATS.md: `singles` (a placed digit leaves its row
+//! - the root rules of docs/formats.md ("Propagation"): `singles` (a placed digit leaves its row
 //!   and column) and `compartment` (only straights that fit survive; a digit
 //!   every one needs goes to its only place and leaves the rest of the line).
 //! - the rules only the search uses, below the root: `fillings` (each cell

@@ -1,8 +1,8 @@
 //! Test helpers: reading the puzzle corpora under `tests/data/` as they come
 //! (`#` comment lines, CRLF, blank lines, text after the grid), and the
-//! FORMATS.md X-Wing example pair.
+//! docs/formats.md "Classic Sudoku" X-Wing example pair.
 
-/// FORMATS.md: SudokuWiki's X-Wing example 1, legacy form.
+/// docs/formats.md: SudokuWiki's X-Wing example 1, legacy form.
 pub const XWING_81: &str =
     "100000569492056108056109240009640801064010000218035604040500016905061402621000005";
 

@@ -1,4 +1,4 @@
-//! The two classic Sudoku strings of FORMATS.md, read and written: legacy
+//! The two classic Sudoku strings of docs/formats.md "Classic Sudoku", read and written: legacy
 //! (81 characters, `1`-`9` given, `0`/`.` empty) and packed (162 characters,
 //! two base-32 characters per cell, `n = (mask << 1) | clue`).
 //!

@@ -1,11 +1,11 @@
-//! Propagation exactly as FORMATS.md "What propagate means" defines it: the
+//! Propagation exactly as docs/formats.md "Propagation" defines it: the
 //! board is a 9x9x9 cube of (cell, digit) possibilities and every line of it
 //! (a cell's digits; a digit along a row, down a column, within a box) holds
 //! exactly one truth. *Deduce* clears the lines through each placed digit;
 //! *eliminate* places a line's last possible position. Both run to a fixpoint.
 //!
 //! Two passes reach that fixpoint. [`reference`] applies the rules cell by
-//! cell in the order FORMATS.md gives them: it is the readable spec and the
+//! cell in the order docs/formats.md gives them: it is the readable spec and the
 //! one that names a contradiction. [`Planes::fixpoint`] is the fast one, run
 //! on every puzzle: the cube held as nine digit planes in the solver's band
 //! layout (per digit three 27-bit words, one per band of three rows, bit
@@ -20,15 +20,17 @@
 //! As in the solver, the hot loops use SSE2 on x86_64, where it is the
 //! baseline: the candidate counts of a deduce round, a plane's hidden
 //! singles (three bands in three lanes) and the sorting of a legacy line,
-//! sixteen bytes at a time. Other targets get the portable forms, which the
-//! tests hold the SSE2 ones to. The only unsafe code is in those helpers
-//! (calling them, and their unaligned 16-byte stores of in-bounds slices;
-//! the loads are the shared ones of `sse2.rs`).
+//! sixteen bytes at a time. Other targets, and x86_64 with the `portable`
+//! feature, get the portable forms, which the tests hold the SSE2 ones to
+//! (CI runs the tests both ways). Each kernel picks its form at one
+//! dispatch function, on `cfg(x86_64_kernels)` (build.rs). The only unsafe
+//! code is in those helpers (calling them, and their unaligned 16-byte
+//! stores of in-bounds slices; the loads are the shared ones of `sse2.rs`).
 
 use std::fmt;
 
 use super::board::Board;
-#[cfg(target_arch = "x86_64")]
+#[cfg(x86_64_kernels)]
 use super::sse2::{bands, load_bytes, load_words};
 use super::validate::Unit;
 use crate::core::grid::{CELLS, Cell, PEERS, UNITS};
@@ -334,21 +336,21 @@ impl Planes {
 
 /// [`Planes::hidden_singles`]: the three bands in SSE2 lanes on x86_64,
 /// where the scalar form is most of a kaggle puzzle's fixpoint.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn hidden_singles(plane: &[u32; 3]) -> ([u32; 3], bool) {
-    // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
-    // is always present.
-    unsafe { hidden_singles_sse2(plane) }
+    #[cfg(x86_64_kernels)]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
+        // is always present.
+        unsafe { hidden_singles_sse2(plane) }
+    }
+    #[cfg(not(x86_64_kernels))]
+    {
+        hidden_singles_portable(plane)
+    }
 }
 
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn hidden_singles(plane: &[u32; 3]) -> ([u32; 3], bool) {
-    hidden_singles_portable(plane)
-}
-
-#[cfg(target_arch = "x86_64")]
+#[cfg(x86_64_kernels)]
 #[inline]
 #[target_feature(enable = "sse2")]
 fn hidden_singles_sse2(plane: &[u32; 3]) -> ([u32; 3], bool) {
@@ -425,8 +427,8 @@ fn hidden_singles_sse2(plane: &[u32; 3]) -> ([u32; 3], bool) {
     (bands(out), dead)
 }
 
-/// [`hidden_singles`] for any target (on x86_64 only the tests use it).
-#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+/// [`hidden_singles`] for any target (with `x86_64_kernels`, see build.rs, only the tests use it).
+#[cfg_attr(all(x86_64_kernels, not(test)), allow(dead_code))]
 #[inline(always)]
 fn hidden_singles_portable(plane: &[u32; 3]) -> ([u32; 3], bool) {
     // Fold each band's three rows into which columns hold the digit
@@ -523,15 +525,21 @@ impl Planes {
 /// Per band, the cells with at least one and at least two candidates.
 /// Counted for the three bands at once in SSE2 lanes (the compiler leaves
 /// the portable loop scalar): a deduce round runs it once.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn once_twice(planes: &[[u32; 3]; 9]) -> ([u32; 3], [u32; 3]) {
-    // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
-    // is always present.
-    unsafe { once_twice_sse2(planes) }
+    #[cfg(x86_64_kernels)]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
+        // is always present.
+        unsafe { once_twice_sse2(planes) }
+    }
+    #[cfg(not(x86_64_kernels))]
+    {
+        once_twice_portable(planes)
+    }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(x86_64_kernels)]
 #[inline]
 #[target_feature(enable = "sse2")]
 fn once_twice_sse2(planes: &[[u32; 3]; 9]) -> ([u32; 3], [u32; 3]) {
@@ -564,15 +572,8 @@ fn once_twice_sse2(planes: &[[u32; 3]; 9]) -> ([u32; 3], [u32; 3]) {
     (lanes(once), lanes(twice))
 }
 
-/// Per band, the cells with at least one and at least two candidates.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn once_twice(planes: &[[u32; 3]; 9]) -> ([u32; 3], [u32; 3]) {
-    once_twice_portable(planes)
-}
-
-/// [`once_twice`] for any target (on x86_64 only the tests use it).
-#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+/// [`once_twice`] for any target (with `x86_64_kernels`, see build.rs, only the tests use it).
+#[cfg_attr(all(x86_64_kernels, not(test)), allow(dead_code))]
 #[inline(always)]
 fn once_twice_portable(planes: &[[u32; 3]; 9]) -> ([u32; 3], [u32; 3]) {
     let (mut once, mut twice) = ([0u32; 3], [0u32; 3]);
@@ -672,15 +673,21 @@ struct Scan {
 
 /// The line's cells, `None` when a byte is none of `0`-`9` and `.`.
 /// SSE2 sorts sixteen bytes at once.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn scan(s: &[u8; CELLS]) -> Option<Scan> {
-    // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
-    // is always present.
-    unsafe { scan_sse2(s) }
+    #[cfg(x86_64_kernels)]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
+        // is always present.
+        unsafe { scan_sse2(s) }
+    }
+    #[cfg(not(x86_64_kernels))]
+    {
+        scan_portable(s)
+    }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(x86_64_kernels)]
 #[inline]
 #[target_feature(enable = "sse2")]
 fn scan_sse2(s: &[u8; CELLS]) -> Option<Scan> {
@@ -743,15 +750,8 @@ fn scan_sse2(s: &[u8; CELLS]) -> Option<Scan> {
     })
 }
 
-/// The line's cells, `None` when a byte is none of `0`-`9` and `.`.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn scan(s: &[u8; CELLS]) -> Option<Scan> {
-    scan_portable(s)
-}
-
-/// [`scan`] for any target (on x86_64 only the tests use it).
-#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+/// [`scan`] for any target (with `x86_64_kernels`, see build.rs, only the tests use it).
+#[cfg_attr(all(x86_64_kernels, not(test)), allow(dead_code))]
 #[inline(always)]
 fn scan_portable(s: &[u8; CELLS]) -> Option<Scan> {
     let mut out = Scan {
@@ -773,7 +773,7 @@ fn scan_portable(s: &[u8; CELLS]) -> Option<Scan> {
     Some(out)
 }
 
-/// The rules applied in the order FORMATS.md gives them; slow, but its
+/// The rules applied in the order docs/formats.md gives them; slow, but its
 /// first contradiction is the one reported.
 fn reference(cands: &mut [Mask; CELLS]) -> Result<(), Contradiction> {
     // A placed cell clears its peers once; masks only shrink, so once is enough.

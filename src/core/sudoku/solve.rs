@@ -1,5 +1,5 @@
 //! The solution counter: the hot path of the whole archive, so it is built
-//! for speed rather than for reading like FORMATS.md (that is `propagate`).
+//! for speed rather than for reading like docs/formats.md "Propagation" (that is `propagate`).
 //!
 //! The board is held per digit and per band (three rows), the layout of
 //! JCZSolve: 27 words of 27 bits saying where each digit may still go.
@@ -20,16 +20,19 @@
 //!
 //! The passes over all 27 words (change detection, candidate counting,
 //! column claiming) and the reading of the givens use SSE2 on x86_64, where
-//! it is the baseline; other targets get the portable forms, which the tests
-//! hold the SSE2 ones to. The only unsafe code is in those helpers (calling
-//! them, and their unaligned 16-byte stores of in-bounds slices; the loads
-//! are the shared ones of `sse2.rs`) and in calling the branch-cell scorer built for popcnt once the CPU has
-//! been seen to have it.
+//! it is the baseline; other targets, and x86_64 with the `portable`
+//! feature (which also leaves popcnt alone), get the portable forms, which
+//! the tests hold the SSE2 ones to (CI runs the tests both ways). Each
+//! kernel picks its form at one dispatch function, on `cfg(x86_64_kernels)`
+//! (build.rs). The only unsafe code is in those helpers (calling them, and
+//! their unaligned 16-byte stores of in-bounds slices; the loads are the
+//! shared ones of `sse2.rs`) and in calling the branch-cell scorer built
+//! for popcnt once the CPU has been seen to have it.
 //!
 //! No parsing and no I/O: digits or masks in, a count and a grid out.
 
 use super::propagate::{BAND, BAND_PEERS, Planes, SPREAD, column, rows_single};
-#[cfg(target_arch = "x86_64")]
+#[cfg(x86_64_kernels)]
 use super::sse2::{bands, load_bytes, load_words};
 use crate::core::grid::CELLS;
 use crate::core::mask::Mask;
@@ -531,7 +534,7 @@ impl State {
         // an instruction: the software count is a third of the loop. Every
         // x86_64 CPU of the last fifteen years has it, and the detection
         // result is cached, so asking costs a load.
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(x86_64_kernels)]
         if std::arch::is_x86_feature_detected!("popcnt") {
             // SAFETY: the CPU has just been seen to support popcnt.
             return unsafe { Self::pick_pair_popcnt(p, unsolved) };
@@ -540,7 +543,7 @@ impl State {
     }
 
     /// [`Self::pick_pair`] compiled with the popcnt instruction.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(x86_64_kernels)]
     #[target_feature(enable = "popcnt")]
     fn pick_pair_popcnt(p: [u32; 3], unsolved: [u32; 3]) -> (usize, u32) {
         Self::pick_pair_any(p, unsolved)
@@ -618,15 +621,21 @@ impl State {
 /// Where each digit is given, as band words: `[d][b]` for digit d+1. On
 /// easy puzzles this setup is a large share of the whole solve, so SSE2
 /// compares sixteen givens with a digit at once.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn given_words(givens: &[u8; CELLS]) -> [[u32; 3]; 9] {
-    // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
-    // is always present.
-    unsafe { given_words_sse2(givens) }
+    #[cfg(x86_64_kernels)]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
+        // is always present.
+        unsafe { given_words_sse2(givens) }
+    }
+    #[cfg(not(x86_64_kernels))]
+    {
+        given_words_portable(givens)
+    }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(x86_64_kernels)]
 #[inline]
 #[target_feature(enable = "sse2")]
 fn given_words_sse2(givens: &[u8; CELLS]) -> [[u32; 3]; 9] {
@@ -649,15 +658,8 @@ fn given_words_sse2(givens: &[u8; CELLS]) -> [[u32; 3]; 9] {
     at
 }
 
-/// Where each digit is given, as band words: `[d][b]` for digit d+1.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn given_words(givens: &[u8; CELLS]) -> [[u32; 3]; 9] {
-    given_words_portable(givens)
-}
-
-/// [`given_words`] for any target (on x86_64 only the tests use it).
-#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+/// [`given_words`] for any target (with `x86_64_kernels`, see build.rs, only the tests use it).
+#[cfg_attr(all(x86_64_kernels, not(test)), allow(dead_code))]
 #[inline(always)]
 fn given_words_portable(givens: &[u8; CELLS]) -> [[u32; 3]; 9] {
     // Slot 0 collects the empty cells, without a branch per cell.
@@ -675,15 +677,21 @@ fn given_words_portable(givens: &[u8; CELLS]) -> [[u32; 3]; 9] {
 /// runs half a dozen times per node; SSE2 compares four words at once and
 /// one byte mask gathers sixteen results (about 30 instructions; the
 /// compiler's own version of the portable loop takes about 60).
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn changed_words(f: &[u32; 32], seen: &[u32; 32]) -> u32 {
-    // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
-    // is always present.
-    unsafe { changed_words_sse2(f, seen) }
+    #[cfg(x86_64_kernels)]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
+        // is always present.
+        unsafe { changed_words_sse2(f, seen) }
+    }
+    #[cfg(not(x86_64_kernels))]
+    {
+        changed_words_portable(f, seen)
+    }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(x86_64_kernels)]
 #[inline]
 #[target_feature(enable = "sse2")]
 fn changed_words_sse2(f: &[u32; 32], seen: &[u32; 32]) -> u32 {
@@ -702,15 +710,8 @@ fn changed_words_sse2(f: &[u32; 32], seen: &[u32; 32]) -> u32 {
     !(low | high << 16) & ALL_WORDS
 }
 
-/// The words of `f` that differ from `seen`, bit `3 * digit + band`.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn changed_words(f: &[u32; 32], seen: &[u32; 32]) -> u32 {
-    changed_words_portable(f, seen)
-}
-
-/// [`changed_words`] for any target (on x86_64 only the tests use it).
-#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+/// [`changed_words`] for any target (with `x86_64_kernels`, see build.rs, only the tests use it).
+#[cfg_attr(all(x86_64_kernels, not(test)), allow(dead_code))]
 #[inline(always)]
 fn changed_words_portable(f: &[u32; 32], seen: &[u32; 32]) -> u32 {
     let mut m = 0;
@@ -724,15 +725,21 @@ fn changed_words_portable(f: &[u32; 32], seen: &[u32; 32]) -> u32 {
 /// Counted for the three bands at once in SSE2 lanes (the compiler leaves
 /// the portable loop scalar): a naked-singles pass runs once or twice per
 /// node.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn candidate_counts(f: &[u32; 32]) -> [[u32; 3]; 3] {
-    // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
-    // is always present.
-    unsafe { candidate_counts_sse2(f) }
+    #[cfg(x86_64_kernels)]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
+        // is always present.
+        unsafe { candidate_counts_sse2(f) }
+    }
+    #[cfg(not(x86_64_kernels))]
+    {
+        candidate_counts_portable(f)
+    }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(x86_64_kernels)]
 #[inline]
 #[target_feature(enable = "sse2")]
 fn candidate_counts_sse2(f: &[u32; 32]) -> [[u32; 3]; 3] {
@@ -752,15 +759,8 @@ fn candidate_counts_sse2(f: &[u32; 32]) -> [[u32; 3]; 3] {
     [bands(r1), bands(r2), bands(r3)]
 }
 
-/// Per band, the cells with at least one, two and three candidates.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn candidate_counts(f: &[u32; 32]) -> [[u32; 3]; 3] {
-    candidate_counts_portable(f)
-}
-
-/// [`candidate_counts`] for any target (on x86_64 only the tests use it).
-#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+/// [`candidate_counts`] for any target (with `x86_64_kernels`, see build.rs, only the tests use it).
+#[cfg_attr(all(x86_64_kernels, not(test)), allow(dead_code))]
 #[inline(always)]
 fn candidate_counts_portable(f: &[u32; 32]) -> [[u32; 3]; 3] {
     let (mut r1, mut r2, mut r3) = ([0u32; 3], [0u32; 3], [0u32; 3]);
@@ -779,15 +779,21 @@ fn candidate_counts_portable(f: &[u32; 32]) -> [[u32; 3]; 3] {
 /// of a digit at once in SSE2 lanes. [`CLAIMED`] becomes arithmetic here (a
 /// table lookup per lane would undo the lanes); it is checked against the
 /// table in the tests.
-#[cfg(target_arch = "x86_64")]
 #[inline(always)]
 fn claim_columns(f: &mut [u32; 32], words: u32) -> Option<bool> {
-    // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
-    // is always present.
-    unsafe { claim_columns_sse2(f, words) }
+    #[cfg(x86_64_kernels)]
+    {
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the target feature
+        // is always present.
+        unsafe { claim_columns_sse2(f, words) }
+    }
+    #[cfg(not(x86_64_kernels))]
+    {
+        claim_columns_portable(f, words)
+    }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(x86_64_kernels)]
 #[inline]
 #[target_feature(enable = "sse2")]
 fn claim_columns_sse2(f: &mut [u32; 32], mut words: u32) -> Option<bool> {
@@ -854,15 +860,8 @@ fn claim_columns_sse2(f: &mut [u32; 32], mut words: u32) -> Option<bool> {
     Some(same != 0xffff)
 }
 
-/// Column-box claiming for the digits with a word in `words`.
-#[cfg(not(target_arch = "x86_64"))]
-#[inline(always)]
-fn claim_columns(f: &mut [u32; 32], words: u32) -> Option<bool> {
-    claim_columns_portable(f, words)
-}
-
-/// [`claim_columns`] for any target (on x86_64 only the tests use it).
-#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+/// [`claim_columns`] for any target (with `x86_64_kernels`, see build.rs, only the tests use it).
+#[cfg_attr(all(x86_64_kernels, not(test)), allow(dead_code))]
 #[inline(always)]
 fn claim_columns_portable(f: &mut [u32; 32], mut words: u32) -> Option<bool> {
     let (mut changed, mut covered) = (0, 0x1ff);
@@ -1237,27 +1236,6 @@ mod tests {
                 proptest::prop_assert_eq!(claim_columns(&mut a, keep), claim_columns_portable(&mut b, keep));
                 proptest::prop_assert_eq!(a, b);
             }
-        }
-    }
-
-    /// `cargo test --release -- --ignored --nocapture top1465_timing`
-    #[test]
-    #[ignore]
-    fn top1465_timing() {
-        let gs: Vec<[u8; CELLS]> = puzzles(include_str!("../../../tests/data/classic/top1465.txt"))
-            .map(|(p, _)| digits(p))
-            .collect();
-        for round in 0..3 {
-            let t = std::time::Instant::now();
-            let total: usize = gs.iter().map(|g| count_solutions(g, 2).count).sum();
-            let el = t.elapsed();
-            assert_eq!(total, gs.len());
-            eprintln!(
-                "round {round}: {} puzzles in {:?} ({:.1} us/puzzle)",
-                gs.len(),
-                el,
-                el.as_secs_f64() * 1e6 / gs.len() as f64
-            );
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The SSE2 building blocks that propagation and the solver share: loading
 //! four band words or sixteen cells into a register, and reading a
-//! register's three band lanes back. Compiled on x86_64 only, where SSE2
-//! is part of every CPU; the callers keep portable twins for other targets.
+//! register's three band lanes back. Compiled with `cfg(x86_64_kernels)`
+//! only (build.rs: x86_64, where SSE2 is part of every CPU, without the
+//! `portable` feature); the callers keep portable twins for the rest.
 //! Owns no puzzle logic.
 
 use std::arch::x86_64::{__m128i, _mm_cvtsi128_si32, _mm_loadu_si128, _mm_shuffle_epi32};

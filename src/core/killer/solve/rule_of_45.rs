@@ -17,7 +17,7 @@ use super::cells::{PLACES, UNIT_BITS, UNITS_OF, bits};
 /// the cells outside it of the cages that cover it ("outies") to their sums
 /// less 45. Such a set of cells in one unit takes distinct digits with a
 /// known sum: a cage in all but name, which the cage rule narrows as any.
-/// Not for the root, whose rules FORMATS.md fixes (the stored board is their
+/// Not for the root, whose rules docs/formats.md "Propagation" fixes (the stored board is their
 /// fixpoint), and not for cages that overlap, whose sums count a cell twice.
 ///
 /// Appends them to `lines` (the cages) and returns the cells they hold.

@@ -103,24 +103,6 @@ fn the_solver_agrees_with_the_reference_on_real_puzzles_and_their_variants() {
     assert!(total <= old_total, "{total} > {old_total}");
 }
 
-/// Search nodes of each real puzzle, and one import of each: under
-/// callgrind with `--toggle-collect='*propagate_and_solve*'` and
-/// `STR8TS_ONLY=n` (the puzzle's line, from 0), instructions per puzzle.
-/// Run: `cargo test --release --lib str8ts_nodes -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn str8ts_nodes() {
-    let only = std::env::var("STR8TS_ONLY").ok();
-    for (n, board) in real_boards().iter().enumerate() {
-        if only.as_ref().is_some_and(|o| *o != n.to_string()) {
-            continue;
-        }
-        let nodes = solve_counting(board).1;
-        let ok = std::hint::black_box(propagate_and_solve(board)).is_ok();
-        println!("{n} {nodes} {ok}");
-    }
-}
-
 /// Nodes over the real puzzles and their variants, against the
 /// reference: total, largest, and the count of each answer's kind.
 /// Run: `cargo test --release --lib str8ts_variant_nodes -- --ignored --nocapture`.
@@ -204,20 +186,6 @@ fn the_fuzz_boards_that_need_digits_counted_together_settle_with_checked_answers
         } else {
             assert_eq!(two_checked_solutions(&board), Ok(()), "{s}");
         }
-    }
-}
-
-/// Nodes and time of the boards that needed digits counted together.
-/// Run: `cargo test --release --lib str8ts_fuzz_sets -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn str8ts_fuzz_sets() {
-    for s in FUZZ_SETS {
-        let Ok(board) = Board::parse(s) else { continue };
-        let start = std::time::Instant::now();
-        let (got, nodes) = solve_counting(&board);
-        let ms = start.elapsed().as_secs_f64() * 1e3;
-        println!("{nodes:>7} {ms:>9.3} ms {got:?}");
     }
 }
 
@@ -397,88 +365,4 @@ proptest::proptest! {
             Solutions::GaveUp => proptest::prop_assert!(false, "{s}: gave up"),
         }
     }
-}
-
-/// Nodes and time of each sparse board.
-/// Run: `cargo test --release --lib str8ts_sparse -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn str8ts_sparse() {
-    let (mut total, mut worst) = (0, 0);
-    for (name, board) in sparse_boards() {
-        let start = std::time::Instant::now();
-        let (s, nodes) = solve_counting(&board);
-        let ms = start.elapsed().as_secs_f64() * 1e3;
-        let kind = match s {
-            Solutions::Contradiction(_) => "contradiction",
-            Solutions::None => "none",
-            Solutions::Unique(_) => "unique",
-            Solutions::Multiple => "multiple",
-            Solutions::GaveUp => "GAVE UP",
-        };
-        total += nodes;
-        worst = worst.max(nodes);
-        println!(
-            "{name:>8} {nodes:>7} {ms:>9.3} ms {kind} {}",
-            board.to_legacy()
-        );
-    }
-    println!("total {total} largest {worst}");
-}
-
-/// Microseconds per call of `f`, over enough calls to last about 20 ms.
-fn micros(mut f: impl FnMut() -> u64) -> f64 {
-    let start = std::time::Instant::now();
-    let once = {
-        std::hint::black_box(f());
-        start.elapsed().as_secs_f64()
-    };
-    let reps = ((0.02 / once.max(1e-7)) as usize).clamp(1, 100_000);
-    let start = std::time::Instant::now();
-    for _ in 0..reps {
-        std::hint::black_box(f());
-    }
-    start.elapsed().as_secs_f64() * 1e6 / reps as f64
-}
-
-/// Per real puzzle: microseconds and search nodes of the reference solver
-/// and of this one, taking turns in the same run (the machine is shared).
-/// Run: `cargo test --release --lib str8ts_speed -- --ignored --nocapture`.
-#[test]
-#[ignore]
-fn str8ts_speed() {
-    let boards = real_boards();
-    let (mut total_old, mut total_new) = (0.0, 0.0);
-    println!("puzzle  root old us  new us   solve old us  old nodes   new us  new nodes  ratio");
-    for (n, board) in boards.iter().enumerate() {
-        let Ok(root) = propagate(board) else { continue };
-        let old_nodes = reference::solve_counting(&root).1;
-        let new_nodes = solve_counting(&root).1;
-        let (mut old_root, mut new_root, mut old, mut new) = (0.0, 0.0, 0.0, 0.0);
-        for _ in 0..5 {
-            old_root += micros(|| u64::from(reference::propagate(board).is_ok()));
-            new_root += micros(|| u64::from(propagate(board).is_ok()));
-            // What an import does: propagate, then count from there.
-            old += micros(|| {
-                reference::solve_counting(
-                    &reference::propagate(board).unwrap_or_else(|_| root.clone()),
-                )
-                .1
-            });
-            new += micros(|| solve_counting(&propagate(board).unwrap_or_else(|_| root.clone())).1);
-        }
-        let (old_root, new_root, old, new) = (old_root / 5.0, new_root / 5.0, old / 5.0, new / 5.0);
-        total_old += old;
-        total_new += new;
-        println!(
-            "{n:>6} {old_root:>12.1} {new_root:>7.1} {old:>14.1} {old_nodes:>10} {new:>8.1} {new_nodes:>10} {:>6.2}",
-            old / new
-        );
-    }
-    println!(
-        "total  {:>36.1} {:>19.1} {:>17.2}",
-        total_old,
-        total_new,
-        total_old / total_new
-    );
 }
