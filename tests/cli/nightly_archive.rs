@@ -213,9 +213,16 @@ fn as_user(w: &Workdir, args: &[&str]) -> Output {
     let copy = bin.join("sudoku-archive");
     if !copy.exists() {
         std::fs::create_dir_all(&bin).unwrap();
-        std::fs::copy(env!("CARGO_BIN_EXE_sudoku-archive"), &copy).unwrap();
         chmod(&bin, 0o755);
-        chmod(&copy, 0o755);
+        // A hard link opens no file for writing. A copy (across file
+        // systems) does, and a child that another test forks meanwhile
+        // holds that descriptor until it execs: "text file busy" for a
+        // moment, hence the retries below.
+        let built = env!("CARGO_BIN_EXE_sudoku-archive");
+        if std::fs::hard_link(built, &copy).is_err() {
+            std::fs::copy(built, &copy).unwrap();
+            chmod(&copy, 0o755);
+        }
     }
     let mut c = Command::new(&copy);
     c.args(args)
@@ -223,7 +230,15 @@ fn as_user(w: &Workdir, args: &[&str]) -> Output {
         .stdin(std::process::Stdio::null())
         .uid(NOBODY)
         .gid(NOBODY);
-    c.output().unwrap()
+    for _ in 0..100 {
+        match c.output() {
+            Err(e) if e.kind() == std::io::ErrorKind::ExecutableFileBusy => {
+                std::thread::sleep(std::time::Duration::from_millis(20))
+            }
+            other => return other.unwrap(),
+        }
+    }
+    panic!("{} stayed busy", copy.display())
 }
 
 fn chmod(p: &Path, mode: u32) {
