@@ -18,8 +18,7 @@ use super::ArchiveError;
 use super::borrowed::{Borrowed, Param};
 use super::writer::{Counts, Dedup, SHOWN_REJECTS};
 use crate::input::{Chunk, Item};
-use crate::pipeline::process::{Canonical, next_key};
-use crate::pipeline::{Outcome, Record};
+use crate::record::{Canonical, Outcome, Record, next_key};
 
 /// Stores a puzzle unless its key is already there.
 pub(super) const INSERT_PUZZLE: &str = "INSERT INTO puzzles
@@ -463,8 +462,9 @@ mod tests {
     use crate::archive::stored::StoredPuzzles;
     use crate::core::puzzle::TypeHint;
     use crate::input::ItemKind;
-    use crate::pipeline::process::{Settings, analyse_token};
-    use crate::pipeline::{Stored, process::key_of};
+    use crate::pipeline::Stored;
+    use crate::pipeline::process::analyse_token;
+    use crate::record::{Settings, key_of};
 
     /// Twelve real puzzles, analysed once.
     fn pool() -> Vec<Record> {

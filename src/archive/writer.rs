@@ -54,8 +54,9 @@ use super::lock::ImportLock;
 use super::{Archive, ArchiveError, set_foreign_keys};
 use crate::core::puzzle::TypeHint;
 use crate::input::{Content, Framing, Identity, Origin, PuzzleColumn, content_of};
-use crate::pipeline::{Input, Processed, Settings, Sink};
+use crate::pipeline::{Input, Processed, Sink};
 use crate::progress::Progress;
+use crate::record::Settings;
 
 /// What became of the lines of one import.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
