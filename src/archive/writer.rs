@@ -49,7 +49,8 @@ use std::time::{Duration, Instant};
 
 use rusqlite::{OptionalExtension, params};
 
-use super::lines::ChunkLines;
+use super::lines::{ChunkLines, SHOWN_REJECTS};
+pub use super::lines::{Counts, Dedup};
 use super::lock::ImportLock;
 use super::{Archive, ArchiveError, set_foreign_keys};
 use crate::core::puzzle::TypeHint;
@@ -57,41 +58,6 @@ use crate::input::{Content, Framing, Identity, Origin, PuzzleColumn, content_of}
 use crate::pipeline::{Input, Processed, Sink};
 use crate::progress::Progress;
 use crate::record::Settings;
-
-/// What became of the lines of one import.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Counts {
-    pub lines: u64,
-    pub stored: u64,
-    pub duplicates: u64,
-    pub rejected: u64,
-    pub skipped: u64,
-    /// Duplicates that were isomorphs, not exact copies (`--dedup isomorphs`).
-    pub isomorphs: u64,
-}
-
-impl Counts {
-    /// What was added since `before`, an earlier state of the same counts.
-    fn since(self, before: Counts) -> Counts {
-        Counts {
-            lines: self.lines - before.lines,
-            stored: self.stored - before.stored,
-            duplicates: self.duplicates - before.duplicates,
-            rejected: self.rejected - before.rejected,
-            skipped: self.skipped - before.skipped,
-            isomorphs: self.isomorphs - before.isomorphs,
-        }
-    }
-
-    fn add(&mut self, d: Counts) {
-        self.lines += d.lines;
-        self.stored += d.stored;
-        self.duplicates += d.duplicates;
-        self.rejected += d.rejected;
-        self.skipped += d.skipped;
-        self.isomorphs += d.isomorphs;
-    }
-}
 
 /// What became of the lines of one input of the run so far.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -101,16 +67,6 @@ pub struct FileCounts {
     pub last_line: u64,
     /// The CSV column its puzzles were taken from (None for text).
     pub column: Option<PuzzleColumn>,
-}
-
-/// What makes a line a duplicate.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Dedup {
-    /// The same type and givens as a stored puzzle.
-    #[default]
-    Exact,
-    /// Or the same canonical form: relabelled, permuted, rotated copies.
-    Isomorphs,
 }
 
 /// A batch transaction is committed after this many lines or this long,
@@ -135,9 +91,6 @@ pub const WAL_TRIM: u64 = 4 * WAL_BOUND;
 const CHECKPOINT_WAIT: Duration = Duration::from_millis(200);
 /// How long the checkpoint at the end of an import waits for readers.
 const FINAL_CHECKPOINT_WAIT: Duration = Duration::from_secs(1);
-
-/// How many reject messages an import prints (all are in the archive).
-pub const SHOWN_REJECTS: usize = 10;
 
 /// Why the files of an import could not be planned.
 #[derive(Debug, thiserror::Error)]
