@@ -39,6 +39,11 @@
 //! import truncates it. A reader that holds one snapshot for longer (an
 //! open `sqlite3` transaction) keeps the WAL growing until it ends.
 //!
+//! The writer draws nothing: it reports what it has written (the public
+//! [`ImportWriter::counts`], [`ImportWriter::elapsed`], and
+//! [`Plan::unchanged_bytes`] for the files left unread), and the CLI, which
+//! wraps it in its own [`Sink`], draws the progress bar from them.
+//!
 //! A failed run is recorded as `failed` with its error even on a full
 //! disk: if the WAL has no room for that row, the reserve held by the
 //! import lock file ([`super::lock`]) is given back first.
@@ -56,7 +61,6 @@ use super::{Archive, ArchiveError, set_foreign_keys};
 use crate::core::puzzle::TypeHint;
 use crate::input::{Content, Framing, Identity, Origin, PuzzleColumn, content_of};
 use crate::pipeline::{Input, Processed, Sink};
-use crate::progress::Progress;
 use crate::record::Settings;
 
 /// What became of the lines of one input of the run so far.
@@ -110,6 +114,8 @@ pub struct Plan {
     pub read_index: Vec<usize>,
     /// The files left unread: their content was imported in full before.
     pub unchanged: Vec<Input>,
+    /// Their size in bytes, done before anything is read.
+    pub unchanged_bytes: u64,
 }
 
 /// How an input's lines are read, as `file_reads.read_as` records it: a
@@ -165,13 +171,10 @@ pub struct ImportWriter<'a> {
     file_ids: Vec<Option<i64>>,
     /// How the lines are read, for `file_reads.read_as`.
     settings: Settings,
-    progress: Progress,
     /// When the open batch transaction began, if one is open.
     batch_started: Option<Instant>,
     /// Lines written in the open batch.
     batch_lines: usize,
-    /// Size of the input being read, added to the bar's base when it ends.
-    current_len: u64,
     started: Instant,
 }
 
@@ -182,7 +185,6 @@ impl<'a> ImportWriter<'a> {
         dedup: Dedup,
         arguments: &[String],
         inputs: usize,
-        progress: Progress,
     ) -> Result<ImportWriter<'a>, ArchiveError> {
         let args = serde_json::to_string(arguments).unwrap_or_default();
         // Every reference the writer makes is to a row it has just read or
@@ -213,8 +215,6 @@ impl<'a> ImportWriter<'a> {
             first_rejects: Vec::new(),
             file_ids: vec![None; inputs],
             settings: Settings::default(),
-            progress,
-            current_len: 0,
             batch_started: None,
             batch_lines: 0,
             started: Instant::now(),
@@ -224,7 +224,6 @@ impl<'a> ImportWriter<'a> {
     /// Marks the import finished, or failed with the reason (its own
     /// failure to commit the last batch included), then shrinks the WAL.
     pub fn finish(&mut self, error: Option<&str>) -> Result<(), ArchiveError> {
-        self.progress.finish();
         let committed = match error {
             Some(_) => Ok(()),
             None => self.commit(),
@@ -248,7 +247,6 @@ impl<'a> ImportWriter<'a> {
     /// Marks the import `interrupted` after the pipeline stopped early on
     /// request: the open batch holds whole lines, so it is committed.
     pub fn interrupt(&mut self) -> Result<(), ArchiveError> {
-        self.progress.finish();
         self.commit()?;
         self.end("interrupted", None)
     }
@@ -387,7 +385,7 @@ impl<'a> ImportWriter<'a> {
             match same {
                 Some(content) => {
                     self.record_read(id, "unchanged", &input.framing, Some(content))?;
-                    self.progress.input_done(content.bytes);
+                    plan.unchanged_bytes += content.bytes;
                     plan.unchanged.push(input.clone());
                 }
                 None => {
@@ -640,12 +638,8 @@ impl Sink for ImportWriter<'_> {
         &mut self,
         index: usize,
         input: &Input,
-        len: Option<u64>,
+        _len: Option<u64>,
     ) -> Result<(), ArchiveError> {
-        if index > 0 {
-            self.progress.input_done(self.current_len);
-        }
-        self.current_len = len.unwrap_or(0);
         let id = self.file_id_of(index, input)?;
         self.record_read(id, "read", &input.framing, None)
     }
@@ -656,12 +650,7 @@ impl Sink for ImportWriter<'_> {
         };
         let name = input.name();
         let file_id = self.file_id_of(p.input, input)?;
-        self.write_chunk(&name, file_id, p)?;
-        let secs = self.elapsed().max(1e-9);
-        let done = self.counts.stored + self.counts.duplicates + self.counts.rejected;
-        self.progress
-            .update(p.chunk.offset, self.counts.lines, done as f64 / secs);
-        Ok(())
+        self.write_chunk(&name, file_id, p)
     }
 
     fn end_input(
