@@ -3,7 +3,9 @@
 //! Data flows one way: [`input`] reads files into chunks of lines,
 //! [`pipeline`] runs each line through the pure puzzle domain in [`core`]
 //! (parse, validate, propagate, count, encode) on worker threads, and
-//! [`archive`] stores the results in SQLite. [`cli`] is the edge that talks
+//! [`archive`] stores the results in SQLite. [`record`] is the contract
+//! between the last two: what a processed line is and the hashes that
+//! identify it in an archive; it depends on [`core`] only. [`cli`] is the edge that talks
 //! to people; [`progress`] is its progress bar.
 
 pub mod archive;
@@ -12,6 +14,7 @@ pub mod core;
 pub mod input;
 pub mod pipeline;
 pub mod progress;
+pub mod record;
 
 #[cfg(test)]
 #[path = "../tests/common/splitmix.rs"]

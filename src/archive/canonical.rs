@@ -14,7 +14,7 @@ use rusqlite::{Connection, params};
 use super::ArchiveError;
 use crate::core::canon;
 use crate::core::puzzle::PuzzleType;
-use crate::pipeline::process::canonical_hash as hash;
+use crate::record::canonical_hash as hash;
 
 const BATCH: usize = 20_000;
 

@@ -9,6 +9,11 @@
 //! provenance [`SOURCES_PER_INSERT`] rows to one; `--dedup isomorphs` keeps
 //! one row per statement, since each line must see the puzzles stored by
 //! the lines before it.
+//!
+//! It owns what the lines come to ([`Counts`]), what makes a line a
+//! duplicate ([`Dedup`]) and how many reject messages are kept to show
+//! ([`SHOWN_REJECTS`]); [`super::writer`] uses them and re-exports the first
+//! two, and nothing here uses the writer: the import goes one way.
 
 use std::sync::LazyLock;
 
@@ -16,10 +21,8 @@ use rusqlite::{CachedStatement, Connection, OptionalExtension, params};
 
 use super::ArchiveError;
 use super::borrowed::{Borrowed, Param};
-use super::writer::{Counts, Dedup, SHOWN_REJECTS};
 use crate::input::{Chunk, Item};
-use crate::pipeline::process::{Canonical, next_key};
-use crate::pipeline::{Outcome, Record};
+use crate::record::{Canonical, Outcome, Record, next_key};
 
 /// Stores a puzzle unless its key is already there.
 pub(super) const INSERT_PUZZLE: &str = "INSERT INTO puzzles
@@ -89,6 +92,54 @@ const INSERT_REJECT: &str = "INSERT OR IGNORE INTO rejects
 
 /// Raw lines are kept up to this many bytes in `rejects.raw`.
 const RAW_KEEP: usize = 1000;
+
+/// What became of the lines of one import.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Counts {
+    pub lines: u64,
+    pub stored: u64,
+    pub duplicates: u64,
+    pub rejected: u64,
+    pub skipped: u64,
+    /// Duplicates that were isomorphs, not exact copies (`--dedup isomorphs`).
+    pub isomorphs: u64,
+}
+
+impl Counts {
+    /// What was added since `before`, an earlier state of the same counts.
+    pub(super) fn since(self, before: Counts) -> Counts {
+        Counts {
+            lines: self.lines - before.lines,
+            stored: self.stored - before.stored,
+            duplicates: self.duplicates - before.duplicates,
+            rejected: self.rejected - before.rejected,
+            skipped: self.skipped - before.skipped,
+            isomorphs: self.isomorphs - before.isomorphs,
+        }
+    }
+
+    pub(super) fn add(&mut self, d: Counts) {
+        self.lines += d.lines;
+        self.stored += d.stored;
+        self.duplicates += d.duplicates;
+        self.rejected += d.rejected;
+        self.skipped += d.skipped;
+        self.isomorphs += d.isomorphs;
+    }
+}
+
+/// What makes a line a duplicate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Dedup {
+    /// The same type and givens as a stored puzzle.
+    #[default]
+    Exact,
+    /// Or the same canonical form: relabelled, permuted, rotated copies.
+    Isomorphs,
+}
+
+/// How many reject messages an import prints (all are in the archive).
+pub const SHOWN_REJECTS: usize = 10;
 
 /// What became of an accepted line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -463,8 +514,9 @@ mod tests {
     use crate::archive::stored::StoredPuzzles;
     use crate::core::puzzle::TypeHint;
     use crate::input::ItemKind;
-    use crate::pipeline::process::{Settings, analyse_token};
-    use crate::pipeline::{Stored, process::key_of};
+    use crate::pipeline::Stored;
+    use crate::pipeline::process::analyse_token;
+    use crate::record::{Settings, key_of};
 
     /// Twelve real puzzles, analysed once.
     fn pool() -> Vec<Record> {

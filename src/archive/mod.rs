@@ -3,6 +3,12 @@
 //! submodules own writing an import ([`writer`]) and reading for `stats` and
 //! `export` ([`query`]).
 //!
+//! It stores what [`crate::record`] defines (the outcome of each line, and
+//! the hashes that key puzzles and forms), and takes nothing else from
+//! [`crate::pipeline`] but the traits it implements
+//! ([`Sink`](crate::pipeline::Sink), [`Stored`](crate::pipeline::Stored))
+//! and the data they hand it.
+//!
 //! Opening never writes to a file it has not recognised. [`inspect`] reads
 //! the SQLite header and, through a read-only connection, the
 //! `application_id` (set by migration 0008), `user_version` and table names;

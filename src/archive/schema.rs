@@ -10,7 +10,7 @@ use rusqlite::functions::FunctionFlags;
 use rusqlite::{Connection, TransactionBehavior};
 
 use super::{ArchiveError, set_foreign_keys};
-use crate::pipeline::process::{key_of, next_key};
+use crate::record::{key_of, next_key};
 
 /// Rust code run after a migration's SQL, inside the one transaction of
 /// the whole upgrade (see [`migrate`]).
@@ -271,10 +271,7 @@ mod tests {
         let hash: i64 = conn
             .query_row("SELECT canonical_hash FROM puzzles", [], |r| r.get(0))
             .unwrap();
-        assert_eq!(
-            hash,
-            crate::pipeline::process::canonical_hash("sudoku", "c")
-        );
+        assert_eq!(hash, crate::record::canonical_hash("sudoku", "c"));
         let indexes: Vec<String> = conn
             .prepare(
                 "SELECT name FROM sqlite_master WHERE type = 'index'

@@ -22,7 +22,7 @@ use rusqlite::{Connection, OpenFlags};
 use super::BUSY_TIMEOUT;
 use crate::core::puzzle::PuzzleType;
 use crate::pipeline::Stored;
-use crate::pipeline::process::{Canonical, next_key};
+use crate::record::{Canonical, next_key};
 
 /// The archive's puzzles, by key.
 pub struct StoredPuzzles {
@@ -121,7 +121,7 @@ mod tests {
     #[test]
     fn lookups_step_past_other_puzzles_with_the_same_hash() {
         use super::*;
-        use crate::pipeline::process::key_of;
+        use crate::record::key_of;
 
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("a.sqlite");

@@ -39,6 +39,11 @@
 //! import truncates it. A reader that holds one snapshot for longer (an
 //! open `sqlite3` transaction) keeps the WAL growing until it ends.
 //!
+//! The writer draws nothing: it reports what it has written (the public
+//! [`ImportWriter::counts`], [`ImportWriter::elapsed`], and
+//! [`Plan::unchanged_bytes`] for the files left unread), and the CLI, which
+//! wraps it in its own [`Sink`], draws the progress bar from them.
+//!
 //! A failed run is recorded as `failed` with its error even on a full
 //! disk: if the WAL has no room for that row, the reserve held by the
 //! import lock file ([`super::lock`]) is given back first.
@@ -49,48 +54,14 @@ use std::time::{Duration, Instant};
 
 use rusqlite::{OptionalExtension, params};
 
-use super::lines::ChunkLines;
+use super::lines::{ChunkLines, SHOWN_REJECTS};
+pub use super::lines::{Counts, Dedup};
 use super::lock::ImportLock;
 use super::{Archive, ArchiveError, set_foreign_keys};
 use crate::core::puzzle::TypeHint;
 use crate::input::{Content, Framing, Identity, Origin, PuzzleColumn, content_of};
-use crate::pipeline::{Input, Processed, Settings, Sink};
-use crate::progress::Progress;
-
-/// What became of the lines of one import.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Counts {
-    pub lines: u64,
-    pub stored: u64,
-    pub duplicates: u64,
-    pub rejected: u64,
-    pub skipped: u64,
-    /// Duplicates that were isomorphs, not exact copies (`--dedup isomorphs`).
-    pub isomorphs: u64,
-}
-
-impl Counts {
-    /// What was added since `before`, an earlier state of the same counts.
-    fn since(self, before: Counts) -> Counts {
-        Counts {
-            lines: self.lines - before.lines,
-            stored: self.stored - before.stored,
-            duplicates: self.duplicates - before.duplicates,
-            rejected: self.rejected - before.rejected,
-            skipped: self.skipped - before.skipped,
-            isomorphs: self.isomorphs - before.isomorphs,
-        }
-    }
-
-    fn add(&mut self, d: Counts) {
-        self.lines += d.lines;
-        self.stored += d.stored;
-        self.duplicates += d.duplicates;
-        self.rejected += d.rejected;
-        self.skipped += d.skipped;
-        self.isomorphs += d.isomorphs;
-    }
-}
+use crate::pipeline::{Input, Processed, Sink};
+use crate::record::Settings;
 
 /// What became of the lines of one input of the run so far.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -100,16 +71,6 @@ pub struct FileCounts {
     pub last_line: u64,
     /// The CSV column its puzzles were taken from (None for text).
     pub column: Option<PuzzleColumn>,
-}
-
-/// What makes a line a duplicate.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Dedup {
-    /// The same type and givens as a stored puzzle.
-    #[default]
-    Exact,
-    /// Or the same canonical form: relabelled, permuted, rotated copies.
-    Isomorphs,
 }
 
 /// A batch transaction is committed after this many lines or this long,
@@ -135,9 +96,6 @@ const CHECKPOINT_WAIT: Duration = Duration::from_millis(200);
 /// How long the checkpoint at the end of an import waits for readers.
 const FINAL_CHECKPOINT_WAIT: Duration = Duration::from_secs(1);
 
-/// How many reject messages an import prints (all are in the archive).
-pub const SHOWN_REJECTS: usize = 10;
-
 /// Why the files of an import could not be planned.
 #[derive(Debug, thiserror::Error)]
 pub enum PlanError {
@@ -156,6 +114,8 @@ pub struct Plan {
     pub read_index: Vec<usize>,
     /// The files left unread: their content was imported in full before.
     pub unchanged: Vec<Input>,
+    /// Their size in bytes, done before anything is read.
+    pub unchanged_bytes: u64,
 }
 
 /// How an input's lines are read, as `file_reads.read_as` records it: a
@@ -211,13 +171,10 @@ pub struct ImportWriter<'a> {
     file_ids: Vec<Option<i64>>,
     /// How the lines are read, for `file_reads.read_as`.
     settings: Settings,
-    progress: Progress,
     /// When the open batch transaction began, if one is open.
     batch_started: Option<Instant>,
     /// Lines written in the open batch.
     batch_lines: usize,
-    /// Size of the input being read, added to the bar's base when it ends.
-    current_len: u64,
     started: Instant,
 }
 
@@ -228,7 +185,6 @@ impl<'a> ImportWriter<'a> {
         dedup: Dedup,
         arguments: &[String],
         inputs: usize,
-        progress: Progress,
     ) -> Result<ImportWriter<'a>, ArchiveError> {
         let args = serde_json::to_string(arguments).unwrap_or_default();
         // Every reference the writer makes is to a row it has just read or
@@ -259,8 +215,6 @@ impl<'a> ImportWriter<'a> {
             first_rejects: Vec::new(),
             file_ids: vec![None; inputs],
             settings: Settings::default(),
-            progress,
-            current_len: 0,
             batch_started: None,
             batch_lines: 0,
             started: Instant::now(),
@@ -270,7 +224,6 @@ impl<'a> ImportWriter<'a> {
     /// Marks the import finished, or failed with the reason (its own
     /// failure to commit the last batch included), then shrinks the WAL.
     pub fn finish(&mut self, error: Option<&str>) -> Result<(), ArchiveError> {
-        self.progress.finish();
         let committed = match error {
             Some(_) => Ok(()),
             None => self.commit(),
@@ -294,7 +247,6 @@ impl<'a> ImportWriter<'a> {
     /// Marks the import `interrupted` after the pipeline stopped early on
     /// request: the open batch holds whole lines, so it is committed.
     pub fn interrupt(&mut self) -> Result<(), ArchiveError> {
-        self.progress.finish();
         self.commit()?;
         self.end("interrupted", None)
     }
@@ -433,7 +385,7 @@ impl<'a> ImportWriter<'a> {
             match same {
                 Some(content) => {
                     self.record_read(id, "unchanged", &input.framing, Some(content))?;
-                    self.progress.input_done(content.bytes);
+                    plan.unchanged_bytes += content.bytes;
                     plan.unchanged.push(input.clone());
                 }
                 None => {
@@ -686,12 +638,8 @@ impl Sink for ImportWriter<'_> {
         &mut self,
         index: usize,
         input: &Input,
-        len: Option<u64>,
+        _len: Option<u64>,
     ) -> Result<(), ArchiveError> {
-        if index > 0 {
-            self.progress.input_done(self.current_len);
-        }
-        self.current_len = len.unwrap_or(0);
         let id = self.file_id_of(index, input)?;
         self.record_read(id, "read", &input.framing, None)
     }
@@ -702,12 +650,7 @@ impl Sink for ImportWriter<'_> {
         };
         let name = input.name();
         let file_id = self.file_id_of(p.input, input)?;
-        self.write_chunk(&name, file_id, p)?;
-        let secs = self.elapsed().max(1e-9);
-        let done = self.counts.stored + self.counts.duplicates + self.counts.rejected;
-        self.progress
-            .update(p.chunk.offset, self.counts.lines, done as f64 / secs);
-        Ok(())
+        self.write_chunk(&name, file_id, p)
     }
 
     fn end_input(

@@ -10,6 +10,10 @@
 //!
 //! Files whose content an earlier finished import read in full are skipped
 //! unread (`--reread` reads them), and counted as unchanged in the summary.
+//!
+//! The progress bar is drawn here, not by the archive: the writer is wrapped
+//! in a sink (`Drawn`) that, after each chunk, draws what the writer reports
+//! it has written.
 
 use std::fmt::Write as _;
 use std::str::FromStr;
@@ -21,9 +25,9 @@ use super::output::{Out, OutputError, note};
 use super::signals::{Interrupt, Signal};
 use super::{DbArg, EXIT_REJECTS, InputArgs, thousands};
 use crate::archive::writer::{Counts, Dedup, FileCounts, ImportWriter, Plan};
-use crate::archive::{Archive, Tuning};
-use crate::input::Framing;
-use crate::pipeline::{self, Ended, Input, Options, Settings, Stored};
+use crate::archive::{Archive, ArchiveError, Tuning};
+use crate::input::{Content, Framing};
+use crate::pipeline::{self, Ended, Input, Options, Processed, Settings, Sink, Stored};
 use crate::progress::Progress;
 
 #[derive(Debug, Args)]
@@ -137,6 +141,61 @@ struct Summary<'a> {
     first_rejects: &'a [String],
 }
 
+/// The archive writer as the pipeline's sink, drawing the progress bar
+/// from what it reports after each chunk: storage counts, the CLI draws.
+struct Drawn<'w, 'a> {
+    writer: &'w mut ImportWriter<'a>,
+    progress: &'w mut Progress,
+    /// Size of the input being read, added to the bar's base when it ends.
+    current_len: u64,
+}
+
+impl Sink for Drawn<'_, '_> {
+    type Error = ArchiveError;
+
+    fn begin_input(
+        &mut self,
+        index: usize,
+        input: &Input,
+        len: Option<u64>,
+    ) -> Result<(), ArchiveError> {
+        if index > 0 {
+            self.progress.input_done(self.current_len);
+        }
+        self.current_len = len.unwrap_or(0);
+        self.writer.begin_input(index, input, len)
+    }
+
+    fn write(&mut self, inputs: &[Input], p: &Processed) -> Result<(), ArchiveError> {
+        self.writer.write(inputs, p)?;
+        if inputs.get(p.input).is_some() {
+            let c = self.writer.counts;
+            let secs = self.writer.elapsed().max(1e-9);
+            let done = c.stored + c.duplicates + c.rejected;
+            self.progress
+                .update(p.chunk.offset, c.lines, done as f64 / secs);
+        }
+        Ok(())
+    }
+
+    fn end_input(
+        &mut self,
+        index: usize,
+        input: &Input,
+        content: Option<Content>,
+    ) -> Result<(), ArchiveError> {
+        self.writer.end_input(index, input, content)
+    }
+
+    fn deadline(&self) -> Option<std::time::Instant> {
+        self.writer.deadline()
+    }
+
+    fn idle(&mut self) -> Result<(), ArchiveError> {
+        self.writer.idle()
+    }
+}
+
 pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     // First, so that a signal at any point ends the run at a chunk boundary.
     let interrupt = Interrupt::install();
@@ -150,7 +209,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
             max_pages: a.max_pages,
         },
     )?;
-    let progress = Progress::new(InputArgs::total_bytes(&opened), quiet);
+    let mut progress = Progress::new(InputArgs::total_bytes(&opened), quiet);
     let arguments: Vec<String> = std::env::args().collect();
     let dedup = match a.dedup {
         DedupArg::Exact => Dedup::Exact,
@@ -175,7 +234,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         );
         return Ok(s.exit_status());
     }
-    let mut writer = ImportWriter::begin(&mut archive, dedup, &arguments, inputs.len(), progress)?;
+    let mut writer = ImportWriter::begin(&mut archive, dedup, &arguments, inputs.len())?;
     let settings = Settings {
         hint: a.input.kind.hint(),
         canonical: !a.no_canonical,
@@ -183,10 +242,12 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     let plan = match writer.plan(&inputs, settings, a.reread) {
         Ok(plan) => plan,
         Err(e) => {
+            progress.finish();
             writer.finish(Some(&e.to_string()))?;
             return Err(e.into());
         }
     };
+    progress.input_done(plan.unchanged_bytes);
     let opts = Options {
         settings,
         jobs: a.input.jobs,
@@ -200,7 +261,17 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         .filter(|(i, _)| plan.read_index.contains(i))
         .map(|(_, o)| o)
         .collect();
-    let outcome = pipeline::run(&plan.read, opened, &opts, &mut writer);
+    let outcome = pipeline::run(
+        &plan.read,
+        opened,
+        &opts,
+        &mut Drawn {
+            writer: &mut writer,
+            progress: &mut progress,
+            current_len: 0,
+        },
+    );
+    progress.finish();
     // Record the end even after a failure, unless the archive itself is what failed.
     let finished = match &outcome {
         Ok(Ended::Complete) => writer.finish(None),

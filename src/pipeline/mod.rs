@@ -34,7 +34,8 @@ use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, bounded};
 use rayon::prelude::*;
 
 use crate::input::{self, Chunk, Content, Framing, Opened, Origin};
-pub use process::{Known, Outcome, Record, Rejection, Settings, Stored};
+pub use crate::record::{Known, Outcome, Record, Rejection, Settings};
+pub use process::Stored;
 
 /// One input to read, and how its lines are framed.
 #[derive(Clone, Debug)]
@@ -479,7 +480,7 @@ mod tests {
     use crate::core::puzzle::PuzzleType;
     use crate::input::ChunkReader;
     use crate::input::text::TextReader;
-    use process::Canonical;
+    use crate::record::Canonical;
 
     /// An archive that knows some givens, and counts how often it is asked.
     #[derive(Default)]
@@ -498,7 +499,10 @@ mod tests {
             self.asked.fetch_add(1, Ordering::Relaxed);
             assert_eq!(
                 (kind, key),
-                (PuzzleType::Sudoku, process::key_of(kind.as_str(), givens))
+                (
+                    PuzzleType::Sudoku,
+                    crate::record::key_of(kind.as_str(), givens)
+                )
             );
             self.ids.get(givens).map(|&id| (id, None))
         }
