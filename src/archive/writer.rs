@@ -168,7 +168,7 @@ pub struct ImportWriter<'a> {
     /// `file:line: message` of the first rejects, for the summary.
     pub first_rejects: Vec<String>,
     /// The `files` row of each input read, by its index in the run.
-    file_ids: Vec<Option<i64>>,
+    file_ids: Vec<i64>,
     /// How the lines are read, for `file_reads.read_as`.
     settings: Settings,
     /// When the open batch transaction began, if one is open.
@@ -184,7 +184,6 @@ impl<'a> ImportWriter<'a> {
         archive: &'a mut Archive,
         dedup: Dedup,
         arguments: &[String],
-        inputs: usize,
     ) -> Result<ImportWriter<'a>, ArchiveError> {
         let args = serde_json::to_string(arguments).unwrap_or_default();
         // Every reference the writer makes is to a row it has just read or
@@ -211,9 +210,9 @@ impl<'a> ImportWriter<'a> {
             interrupted,
             lock,
             counts: Counts::default(),
-            files: vec![FileCounts::default(); inputs],
+            files: Vec::new(),
             first_rejects: Vec::new(),
-            file_ids: vec![None; inputs],
+            file_ids: Vec::new(),
             settings: Settings::default(),
             batch_started: None,
             batch_lines: 0,
@@ -389,7 +388,7 @@ impl<'a> ImportWriter<'a> {
                     plan.unchanged.push(input.clone());
                 }
                 None => {
-                    file_ids.push(Some(id));
+                    file_ids.push(id);
                     plan.read.push(input.clone());
                     plan.read_index.push(index);
                 }
@@ -560,21 +559,15 @@ impl<'a> ImportWriter<'a> {
             .map_err(|e| ArchiveError::sql("recording the read of a file", e))
     }
 
-    /// The `files` row of input `index` of the run, found before if it was.
-    fn file_id_of(&mut self, index: usize, input: &Input) -> Result<i64, ArchiveError> {
-        if let Some(id) = self.file_ids.get(index).copied().flatten() {
-            return Ok(id);
-        }
-        let identity = input.origin.identity().map_err(|e| ArchiveError::Sql {
-            context: format!("{}: finding the file's real path: {e}", input.name()),
-            cause: rusqlite::Error::InvalidQuery,
-        })?;
-        self.batch()?;
-        let id = self.file_row(&identity, &input.name())?;
-        if let Some(slot) = self.file_ids.get_mut(index) {
-            *slot = Some(id);
-        }
-        Ok(id)
+    /// The `files` row of input `index` of the run, found by [`Self::plan`].
+    fn file_id_of(&self, index: usize) -> Result<i64, ArchiveError> {
+        self.file_ids
+            .get(index)
+            .copied()
+            .ok_or_else(|| ArchiveError::Sql {
+                context: format!("input {index} of the run was not planned"),
+                cause: rusqlite::Error::InvalidQuery,
+            })
     }
 
     fn write_chunk(&mut self, name: &str, file_id: i64, p: &Processed) -> Result<(), ArchiveError> {
@@ -640,7 +633,7 @@ impl Sink for ImportWriter<'_> {
         input: &Input,
         _len: Option<u64>,
     ) -> Result<(), ArchiveError> {
-        let id = self.file_id_of(index, input)?;
+        let id = self.file_id_of(index)?;
         self.record_read(id, "read", &input.framing, None)
     }
 
@@ -649,7 +642,7 @@ impl Sink for ImportWriter<'_> {
             return Ok(());
         };
         let name = input.name();
-        let file_id = self.file_id_of(p.input, input)?;
+        let file_id = self.file_id_of(p.input)?;
         self.write_chunk(&name, file_id, p)
     }
 
@@ -659,7 +652,7 @@ impl Sink for ImportWriter<'_> {
         input: &Input,
         content: Option<Content>,
     ) -> Result<(), ArchiveError> {
-        let id = self.file_id_of(index, input)?;
+        let id = self.file_id_of(index)?;
         self.record_read(id, "read", &input.framing, content)
     }
 

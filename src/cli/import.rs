@@ -234,7 +234,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         );
         return Ok(s.exit_status());
     }
-    let mut writer = ImportWriter::begin(&mut archive, dedup, &arguments, inputs.len())?;
+    let mut writer = ImportWriter::begin(&mut archive, dedup, &arguments)?;
     let settings = Settings {
         hint: a.input.kind.hint(),
         canonical: !a.no_canonical,
@@ -255,10 +255,12 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         stop: Some(interrupt.flag()),
     };
     // The handles of the files to read; those of unchanged files close here.
+    // (The plan's indices are in ascending order: one walk takes them.)
+    let mut read = plan.read_index.iter().copied().peekable();
     let opened: Vec<_> = opened
         .into_iter()
         .enumerate()
-        .filter(|(i, _)| plan.read_index.contains(i))
+        .filter(|(i, _)| read.next_if_eq(i).is_some())
         .map(|(_, o)| o)
         .collect();
     let outcome = pipeline::run(

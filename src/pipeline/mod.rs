@@ -193,39 +193,22 @@ fn mostly_stored(chunk: &Chunk, settings: Settings, stored: &dyn Stored) -> bool
     2 * found > tried
 }
 
+/// What the reader says of an input besides its chunks: passed on to the
+/// sink unchanged, in order with them.
+enum Mark {
+    Begin { len: Option<u64> },
+    End { content: Option<Content> },
+    Failed(io::Error),
+}
+
 enum Read {
-    Begin {
-        input: usize,
-        len: Option<u64>,
-    },
-    Chunk {
-        input: usize,
-        chunk: Chunk,
-    },
-    End {
-        input: usize,
-        content: Option<Content>,
-    },
-    Failed {
-        input: usize,
-        error: io::Error,
-    },
+    Mark { input: usize, mark: Mark },
+    Chunk { input: usize, chunk: Chunk },
 }
 
 enum Done {
-    Begin {
-        input: usize,
-        len: Option<u64>,
-    },
+    Mark { input: usize, mark: Mark },
     Chunk(Processed),
-    End {
-        input: usize,
-        content: Option<Content>,
-    },
-    Failed {
-        input: usize,
-        error: io::Error,
-    },
 }
 
 /// An input that could not be opened: its name and why.
@@ -270,18 +253,17 @@ fn read_all(
     stop: Option<Arc<AtomicBool>>,
 ) -> bool {
     for (index, (inp, handle)) in inputs.iter().zip(opened).enumerate() {
+        // False once the run is gone: nothing more to send.
+        let mark = |mark| tx.send(Read::Mark { input: index, mark }).is_ok();
         let len = handle.len;
         let (mut reader, tally) = match input::reader(handle, &inp.framing) {
             Ok(r) => r,
             Err(error) => {
-                let _ = tx.send(Read::Failed {
-                    input: index,
-                    error,
-                });
+                mark(Mark::Failed(error));
                 return true;
             }
         };
-        if tx.send(Read::Begin { input: index, len }).is_err() {
+        if !mark(Mark::Begin { len }) {
             return true;
         }
         loop {
@@ -301,23 +283,15 @@ fn read_all(
                     }
                 }
                 Ok(None) => {
-                    let content = tally.content();
-                    if tx
-                        .send(Read::End {
-                            input: index,
-                            content,
-                        })
-                        .is_err()
-                    {
+                    if !mark(Mark::End {
+                        content: tally.content(),
+                    }) {
                         return true;
                     }
                     break;
                 }
                 Err(error) => {
-                    let _ = tx.send(Read::Failed {
-                        input: index,
-                        error,
-                    });
+                    mark(Mark::Failed(error));
                     return true;
                 }
             }
@@ -350,14 +324,8 @@ fn process_all(
     for msg in rx {
         let (one_tx, one_rx) = bounded::<Done>(1);
         match msg {
-            Read::Begin { input, len } => {
-                let _ = one_tx.send(Done::Begin { input, len });
-            }
-            Read::End { input, content } => {
-                let _ = one_tx.send(Done::End { input, content });
-            }
-            Read::Failed { input, error } => {
-                let _ = one_tx.send(Done::Failed { input, error });
+            Read::Mark { input, mark } => {
+                let _ = one_tx.send(Done::Mark { input, mark });
             }
             Read::Chunk { input, chunk } => {
                 let stored = stored.clone();
@@ -443,23 +411,25 @@ pub fn run<S: Sink>(
                 Wait::Stopped => return Ok(Ended::Stopped),
             };
             match msg {
-                Done::Begin { input, len } => sink
-                    .begin_input(input, &inputs[input], len)
-                    .map_err(RunError::Sink)?,
                 Done::Chunk(p) => {
                     sink.write(inputs, &p).map_err(RunError::Sink)?;
                     // The thread is gone only if it panicked: free here then.
                     let _ = free_tx.send(p);
                 }
-                Done::End { input, content } => sink
-                    .end_input(input, &inputs[input], content)
-                    .map_err(RunError::Sink)?,
-                Done::Failed { input, error } => {
-                    return Err(RunError::Read {
-                        file: inputs[input].name(),
-                        error,
-                    });
-                }
+                Done::Mark { input, mark } => match mark {
+                    Mark::Begin { len } => sink
+                        .begin_input(input, &inputs[input], len)
+                        .map_err(RunError::Sink)?,
+                    Mark::End { content } => sink
+                        .end_input(input, &inputs[input], content)
+                        .map_err(RunError::Sink)?,
+                    Mark::Failed(error) => {
+                        return Err(RunError::Read {
+                            file: inputs[input].name(),
+                            error,
+                        });
+                    }
+                },
             }
         }
         // The reader stopped early only if the flag was raised before the end.

@@ -476,38 +476,29 @@ fn a_second_import_takes_turns_with_a_running_one_and_both_count_every_line() {
     let w = Workdir::new();
     let a = w.write("a.txt", kaggle_copies(0, 40));
     let b = w.write("b.txt", kaggle_copies(40, 6));
-    let first = w
-        .command(&[
+    // One import on one worker, its output kept.
+    let import = |file: &Path| {
+        w.command(&[
             "import",
             "--quiet",
             "--json",
             "--jobs",
             "1",
-            a.to_str().unwrap(),
+            file.to_str().unwrap(),
         ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+    };
+    let first = import(&a);
     // The first import is running (its row is there) before its first commit.
     let start = Instant::now();
     while !w.path("puzzles.sqlite-wal").exists() || rows(&w, "puzzles.sqlite") < 1 {
         assert!(start.elapsed() < Duration::from_secs(60));
         std::thread::sleep(Duration::from_millis(10));
     }
-    let second = w
-        .command(&[
-            "import",
-            "--quiet",
-            "--json",
-            "--jobs",
-            "1",
-            b.to_str().unwrap(),
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let second = import(&b);
     let (o1, o2) = (
         first.wait_with_output().unwrap(),
         second.wait_with_output().unwrap(),

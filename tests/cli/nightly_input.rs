@@ -51,6 +51,18 @@ fn assert_accounted(s: &serde_json::Value, lines: u64) {
 
 // ---- fault 1: a stray quote in a CSV file ----
 
+/// Starts `script` under bash in `w`, its output piped.
+fn bash(w: &Workdir, script: &str) -> std::process::Child {
+    std::process::Command::new("bash")
+        .args(["-c", script])
+        .current_dir(w.path(""))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
 #[test]
 fn a_stray_csv_quote_rejects_its_line_and_every_other_line_is_imported() {
     let w = Workdir::new();
@@ -162,14 +174,7 @@ fn process_substitution_works_for_plain_and_compressed_data() {
         sample("classic.txt").display(),
         gz.display()
     );
-    let child = std::process::Command::new("bash")
-        .args(["-c", &script])
-        .current_dir(w.path(""))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = bash(&w, &script);
     let s = json(&finish_within(
         child,
         Duration::from_secs(60),
@@ -472,14 +477,7 @@ fn a_folder_of_more_files_than_open_file_descriptors_is_imported() {
         "ulimit -n 100 && exec '{}' import --json --quiet many",
         env!("CARGO_BIN_EXE_sudoku-archive")
     );
-    let child = std::process::Command::new("bash")
-        .args(["-c", &script])
-        .current_dir(w.path(""))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = bash(&w, &script);
     let s = json(&finish_within(
         child,
         Duration::from_secs(60),
