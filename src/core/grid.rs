@@ -51,6 +51,15 @@ impl fmt::Display for Cell {
     }
 }
 
+/// The cell of a cell index known to be below 81 (callers index 81-cell
+/// parts); saturates rather than panics so an error path never crashes.
+pub(crate) fn cell_at(i: usize) -> Cell {
+    match Cell::new(i.min(CELLS - 1)) {
+        Some(c) => c,
+        None => unreachable!("80 is a cell index"),
+    }
+}
+
 /// Box (0..9, reading order) of a cell index.
 pub const fn box_of(i: usize) -> usize {
     (i / 27) * 3 + (i % 9) / 3

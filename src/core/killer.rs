@@ -9,15 +9,16 @@
 //! combinations, colouring), `solve` (propagation and search).
 
 pub(crate) mod cages;
+pub(crate) mod canon;
 mod format;
 mod solve;
 
 use std::fmt;
 
 use crate::core::grid::{CELLS, Cell, UNITS};
+use crate::core::kind::KILLER_SEARCH_LIMIT;
+use crate::core::kind::{Analysis, CanonError, PuzzleKind, PuzzleType, Status};
 use crate::core::mask::{Digit, Mask};
-use crate::core::puzzle::KILLER_SEARCH_LIMIT;
-use crate::core::puzzle::{Analysis, PuzzleType, Status};
 
 pub use cages::{MAX_SUM, combinations, sum_range};
 
@@ -648,11 +649,6 @@ pub fn analyse(s: &str) -> Result<Analysis, Error> {
     Ok(Killer::parse(s)?.analysis())
 }
 
-/// The identity ([`Killer::identity`]) of a bare Killer string.
-pub fn identity(s: &str) -> Result<String, Error> {
-    Ok(Killer::parse(s)?.identity())
-}
-
 /// The identity of a legacy string (`81 colours,162 sums`), which carries
 /// nothing but its cages and sums, so its analysis is a function of the
 /// identity alone. `None` for the packed form (its candidates count too)
@@ -663,6 +659,33 @@ pub fn legacy_identity(s: &str) -> Option<String> {
         .then(|| Killer::parse(s).ok())
         .flatten()
         .map(|k| k.identity())
+}
+
+impl PuzzleKind for Killer {
+    const TYPE: PuzzleType = PuzzleType::Killer;
+    type Error = Error;
+
+    fn parse(s: &str) -> Result<Killer, Error> {
+        Killer::parse(s)
+    }
+    fn to_legacy(&self) -> String {
+        Killer::to_legacy(self)
+    }
+    fn to_packed(&self) -> String {
+        Killer::to_packed(self)
+    }
+    fn analyse(s: &str) -> Result<Analysis, Error> {
+        analyse(s)
+    }
+    fn legacy_identity(s: &str) -> Option<String> {
+        legacy_identity(s)
+    }
+    fn canonical(givens: &str) -> Result<String, CanonError> {
+        canon::killer(givens)
+    }
+    fn code(error: &Error) -> &'static str {
+        error.code()
+    }
 }
 
 /// krazydad's CSV rows (SOURCES.md "killer/"), read for the tests of the
@@ -782,7 +805,10 @@ mod tests {
             .collect();
         let sums: String = (0..9).map(|_| format!("45{}", "00".repeat(8))).collect();
         let s = format!("{},{}", layout.replace('1', "3").replace('2', "5"), sums);
-        assert_eq!(identity(&s).unwrap(), format!("{layout},{sums}"));
+        assert_eq!(
+            Killer::parse(&s).unwrap().identity(),
+            format!("{layout},{sums}")
+        );
         let k = Killer::parse(&s).unwrap();
         assert_eq!(k.clues(), 9);
         // A placed digit adds the third part and counts as a clue.
@@ -1079,7 +1105,7 @@ mod tests {
             let k = Killer::parse(EXAMPLE).unwrap();
             let colour = k.colour.map(|c| perm[usize::from(c - 1)]);
             let recoloured = format::write_legacy(&colour, &k.clue);
-            prop_assert_eq!(identity(&recoloured).unwrap(), k.identity());
+            prop_assert_eq!(Killer::parse(&recoloured).unwrap().identity(), k.identity());
             let by_ids = Killer::from_cages(&k.cage_of, &k.cages.iter().map(Cage::sum).collect::<Vec<_>>()).unwrap();
             prop_assert_eq!(by_ids.identity(), k.identity());
         }

@@ -7,14 +7,15 @@
 //! finds the white runs; `solve` propagates and searches.
 
 mod board;
+pub(crate) mod canon;
 mod compartment;
 mod solve;
 
 use std::fmt;
 
 use crate::core::grid::{CELLS, Cell};
+use crate::core::kind::{Analysis, CanonError, PuzzleKind, PuzzleType, Status};
 use crate::core::mask::{Digit, Mask};
-use crate::core::puzzle::{Analysis, PuzzleType, Status};
 
 pub use board::{Board, LEGACY_LEN, PACKED_LEN};
 pub use compartment::{Compartment, Direction, compartments};
@@ -156,16 +157,7 @@ pub fn analyse(s: &str) -> Result<Analysis, Error> {
     let board = Board::parse(s)?;
     let (shown, status) = match solve::propagate_and_solve(&board) {
         Err(why) => (board.clone(), Status::Contradiction(why)),
-        Ok((propagated, solutions)) => {
-            let status = match solutions {
-                Solutions::Contradiction(why) => Status::Contradiction(why),
-                Solutions::None => Status::Unsolvable,
-                Solutions::Unique(sol) => Status::Unique(sol.digits()),
-                Solutions::Multiple => Status::Multiple,
-                Solutions::GaveUp => Status::GaveUp,
-            };
-            (propagated, status)
-        }
+        Ok((propagated, solutions)) => (propagated, solutions.map(|sol| sol.digits())),
     };
     Ok(Analysis {
         kind: PuzzleType::Str8ts,
@@ -196,6 +188,33 @@ pub fn looks_like_legacy(s: &str) -> bool {
     b.len() == 162
         && b[..81].iter().all(u8::is_ascii_digit)
         && b[81..].iter().all(|&c| c == b'0' || c == b'1')
+}
+
+impl PuzzleKind for Board {
+    const TYPE: PuzzleType = PuzzleType::Str8ts;
+    type Error = Error;
+
+    fn parse(s: &str) -> Result<Board, Error> {
+        Board::parse(s)
+    }
+    fn to_legacy(&self) -> String {
+        Board::to_legacy(self)
+    }
+    fn to_packed(&self) -> String {
+        Board::to_packed(self)
+    }
+    fn analyse(s: &str) -> Result<Analysis, Error> {
+        analyse(s)
+    }
+    fn legacy_identity(s: &str) -> Option<String> {
+        legacy_identity(s)
+    }
+    fn canonical(givens: &str) -> Result<String, CanonError> {
+        canon::str8ts(givens)
+    }
+    fn code(error: &Error) -> &'static str {
+        error.code()
+    }
 }
 
 #[cfg(test)]

@@ -82,7 +82,7 @@ pub struct Solver {
 pub struct Count {
     pub found: u8,
     /// Search nodes visited; past
-    /// [`KILLER_SEARCH_LIMIT`](crate::core::puzzle::KILLER_SEARCH_LIMIT) the
+    /// [`KILLER_SEARCH_LIMIT`](crate::core::kind::KILLER_SEARCH_LIMIT) the
     /// search gives up.
     pub nodes: u64,
     pub solution: [u16; CELLS],

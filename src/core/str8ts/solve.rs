@@ -41,8 +41,8 @@
 //! is smaller, not the same). How each rule earned its place, measured, is
 //! in `docs/performance.md`.
 
+use crate::core::kind::{self, STR8TS_SEARCH_LIMIT};
 use crate::core::mask::Mask;
-use crate::core::puzzle::STR8TS_SEARCH_LIMIT;
 
 use super::board::Board;
 
@@ -60,20 +60,9 @@ mod work;
 
 use layout::Layout;
 
-/// What the search found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Solutions {
-    /// Propagation from the start contradicts itself; the message says where.
-    Contradiction(String),
-    /// The search tried everything and found nothing.
-    None,
-    /// Exactly one; the board has every white cell placed.
-    Unique(Box<Board>),
-    /// Two or more (the search stopped at the second).
-    Multiple,
-    /// The search hit [`STR8TS_SEARCH_LIMIT`] nodes first.
-    GaveUp,
-}
+/// What the search found: a unique solution is the board with every white
+/// cell placed; past [`STR8TS_SEARCH_LIMIT`] nodes the search gives up.
+pub type Solutions = kind::Solutions<Box<Board>>;
 
 /// Runs propagation to its fixpoint. `Err` holds the contradiction's message.
 pub fn propagate(board: &Board) -> Result<Board, String> {
@@ -126,7 +115,7 @@ fn count_from(layout: &Layout, root: &Board) -> (Solutions, u64) {
         return (Solutions::GaveUp, nodes);
     }
     let s = match (count, found) {
-        (0, _) => Solutions::None,
+        (0, _) => Solutions::Unsolvable,
         (1, Some(cells)) => Solutions::Unique(Box::new(root.with_masks(cells))),
         _ => Solutions::Multiple,
     };

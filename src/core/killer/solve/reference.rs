@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use crate::core::grid::{CELLS, PEERS, UNITS, box_of};
-use crate::core::puzzle::KILLER_SEARCH_LIMIT;
+use crate::core::kind::KILLER_SEARCH_LIMIT;
 
 use super::super::cages::combinations;
 

@@ -141,7 +141,7 @@ pub fn solve_counting(board: &Board) -> (Solutions, u64) {
         return (Solutions::GaveUp, nodes);
     }
     let s = match (count, found) {
-        (0, _) => Solutions::None,
+        (0, _) => Solutions::Unsolvable,
         (1, Some(cells)) => Solutions::Unique(Box::new(board.with_masks(cells))),
         _ => Solutions::Multiple,
     };

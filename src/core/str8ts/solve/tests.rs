@@ -85,14 +85,14 @@ fn the_solver_agrees_with_the_reference_on_real_puzzles_and_their_variants() {
         // on each that it settles with one solution or none, and over
         // all boards. With two solutions the search stops at the second,
         // and which branch meets it first is luck either way.
-        if n < real && matches!(solve(board), Solutions::Unique(_) | Solutions::None) {
+        if n < real && matches!(solve(board), Solutions::Unique(_) | Solutions::Unsolvable) {
             assert!(nodes <= old_nodes, "{n}: {nodes} > {old_nodes}");
         }
         total += nodes;
         old_total += old_nodes;
         kinds[match solve(board) {
             Solutions::Contradiction(_) => 0,
-            Solutions::None => 1,
+            Solutions::Unsolvable => 1,
             Solutions::Unique(_) => 2,
             Solutions::Multiple => 3,
             Solutions::GaveUp => 4,
@@ -174,13 +174,17 @@ fn set_bounds(board: &Board, set: u16) -> [(u32, u32); 2] {
 fn the_fuzz_boards_that_need_digits_counted_together_settle_with_checked_answers() {
     // 1 and 9: an 8-cell run holds exactly one of them.
     const ONE_NINE: u16 = 0b1_0000_0001;
-    let answers = [Solutions::Multiple, Solutions::None, Solutions::None];
+    let answers = [
+        Solutions::Multiple,
+        Solutions::Unsolvable,
+        Solutions::Unsolvable,
+    ];
     for (s, want) in FUZZ_SETS.into_iter().zip(answers) {
         let board = Board::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
         let (got, nodes) = solve_counting(&board);
         assert_eq!(got, want, "{s}");
         assert!(nodes <= 1000, "{s}: {nodes} nodes");
-        if got == Solutions::None {
+        if got == Solutions::Unsolvable {
             let [(rows_least, rows_most), (cols_least, cols_most)] = set_bounds(&board, ONE_NINE);
             assert!(rows_least > cols_most || cols_least > rows_most, "{s}");
         } else {
@@ -324,7 +328,7 @@ fn sparse_boards_settle_well_inside_the_node_limit_with_checked_answers() {
             Solutions::Contradiction(_) => {
                 assert_eq!(got, reference::solve(&board), "{name}");
             }
-            Solutions::None | Solutions::GaveUp => panic!("{name}: {got:?}"),
+            Solutions::Unsolvable | Solutions::GaveUp => panic!("{name}: {got:?}"),
         }
     }
 }
@@ -361,7 +365,7 @@ proptest::proptest! {
                 let bits = sol.masks().map(Mask::bits);
                 proptest::prop_assert_eq!(wrong(&board, &bits), None, "{}", s);
             }
-            Solutions::Contradiction(_) | Solutions::None => {}
+            Solutions::Contradiction(_) | Solutions::Unsolvable => {}
             Solutions::GaveUp => proptest::prop_assert!(false, "{s}: gave up"),
         }
     }

@@ -33,9 +33,11 @@
 use std::cmp::Ordering;
 use std::ops::{BitAnd, BitOr, BitOrAssign};
 
-use super::{CanonError, cell_at};
-use crate::core::killer::cages::Regions;
+use super::cages::Regions;
+use crate::core::grid::cell_at;
+use crate::core::kind::CanonError;
 
+#[cfg(any(test, feature = "bench-reference"))]
 mod reference;
 
 const FORMAT: &str = "killer legacy";
@@ -69,8 +71,7 @@ pub fn killer(givens: &str) -> Result<String, CanonError> {
 }
 
 /// [`killer`] within `limit` candidate maps, with how many it wrote.
-#[doc(hidden)]
-pub fn killer_work(givens: &str, limit: u64) -> Result<(String, u64), CanonError> {
+fn killer_work(givens: &str, limit: u64) -> Result<(String, u64), CanonError> {
     let puzzle = Puzzle::parse(givens)?;
     // Real puzzles have some thirty cages: sets of cages fit a u64, whose
     // operations cost half those of a u128. Only a puzzle of more than 64
@@ -560,9 +561,10 @@ impl Won<'_> {
     }
 }
 
-/// The same form computed by the original, slower search. Kept for the
-/// equivalence tests and the bench; not for production use.
-#[doc(hidden)]
+/// The same form computed by the readable reference search: the test
+/// oracle and the benchmark's baseline, built only for tests and with the
+/// `bench-reference` feature.
+#[cfg(any(test, feature = "bench-reference"))]
 pub fn killer_reference(givens: &str) -> Result<String, CanonError> {
     reference::killer(givens)
 }
@@ -1012,12 +1014,12 @@ impl Walk<'_> {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use proptest::prelude::*;
 
-    use super::super::sudoku::tests::SplitMix;
     use super::*;
     use crate::core::killer::krazydad::{FIRST500, rows};
+    use crate::splitmix::SplitMix;
 
     /// The search without its bound: the tests compare it with the
     /// reference on layouts of every symmetry, bounded or not.

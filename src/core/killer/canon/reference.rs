@@ -7,7 +7,8 @@
 
 use std::cmp::Ordering;
 
-use super::super::{CanonError, cell_at};
+use crate::core::grid::cell_at;
+use crate::core::kind::CanonError;
 
 const FORMAT: &str = "killer legacy";
 /// Colour characters in the order the recolouring hands them out.
