@@ -9,6 +9,7 @@
 mod board;
 pub(crate) mod canon;
 mod compartment;
+mod propagate;
 mod solve;
 
 use std::fmt;

@@ -26,19 +26,18 @@
 //!   same count for every set of digits, for a search that wanders).
 //! - arithmetic the rules share: `straights` (which straights fit, spread
 //!   and needed digits, by table) and `lanes` (nine counters in a word).
-//! - `ordered`: the root rules in their reference order, for the message.
 //!
 //! Invariants. The rules only remove candidates, and each removal stays
 //! justified after any other, so the fixpoint is the same in any order: the
 //! worklist reaches the board the reference order reaches. Which
 //! contradiction shows first does depend on the order, so the worklist only
-//! says `Dead`, and the root reruns `ordered` for the message; the search
+//! says `Dead`, and the root reruns the reference order
+//! (`str8ts/propagate.rs`) for the message; the search
 //! needs no message. The stored root is the fixpoint of the root rules
 //! alone: the search's own rules (`fillings`, `tally`, `sets`) run only
-//! below it. `solve/reference.rs` (tests only) is the solver as it was
-//! before the worklist; the tests compare the two on the root and the answer
-//! (the search deduces more than the reference below the root, so its tree
-//! is smaller, not the same). How each rule earned its place, measured, is
+//! below it. The tests hold the root to the reference order and the answer
+//! to its plain search (`propagate::count`, tests only; the solver deduces
+//! more below the root, so its tree is smaller, not the same). How each rule earned its place, measured, is
 //! in `docs/performance.md`.
 
 use crate::core::kind::{self, STR8TS_SEARCH_LIMIT};
@@ -50,7 +49,6 @@ mod compartment;
 mod fillings;
 mod lanes;
 mod layout;
-mod ordered;
 mod search;
 mod sets;
 mod singles;
@@ -77,7 +75,7 @@ fn root(board: &Board, layout: &Layout) -> Result<Board, String> {
     if layout.root(&mut bits).is_ok() {
         return Ok(board.with_masks(bits.map(Mask::from_bits_truncate)));
     }
-    ordered::propagate(board)
+    super::propagate::in_order(board)
 }
 
 /// Counts solutions, stopping at two, and keeps the solution when it is unique.
@@ -121,9 +119,6 @@ fn count_from(layout: &Layout, root: &Board) -> (Solutions, u64) {
     };
     (s, nodes)
 }
-
-#[cfg(test)]
-mod reference;
 
 #[cfg(test)]
 mod tests;

@@ -3,6 +3,7 @@ use super::*;
 use crate::core::grid::CELLS;
 
 use super::super::compartment::Direction;
+use super::super::propagate as reference;
 
 const REAL_LEGACY: &str = include_str!("../../../../tests/data/str8ts/real_legacy.txt");
 
@@ -50,9 +51,9 @@ fn variants() -> Vec<Board> {
 /// each, in that order.
 fn agrees_with_the_reference(board: &Board) -> (u64, u64) {
     let root = propagate(board);
-    assert_eq!(root, reference::propagate(board), "{}", board.to_packed());
+    assert_eq!(root, reference::in_order(board), "{}", board.to_packed());
     let (new, nodes) = solve_counting(board);
-    let (old, old_nodes) = reference::solve_counting(board);
+    let (old, old_nodes) = reference::count(board);
     // The search deduces more than the reference below the root, so
     // its tree differs; the answer may not.
     assert_eq!(
@@ -64,7 +65,7 @@ fn agrees_with_the_reference(board: &Board) -> (u64, u64) {
     if let Ok(root) = root {
         assert_eq!(
             solve(&root),
-            reference::solve(&root),
+            reference::count(&root).0,
             "{}",
             root.to_packed()
         );
@@ -112,7 +113,7 @@ fn str8ts_variant_nodes() {
     let (mut total, mut old_total, mut most, mut old_most, mut worse) = (0, 0, 0, 0, 0);
     for board in &variants() {
         let (new, nodes) = solve_counting(board);
-        let (old, old_nodes) = reference::solve_counting(board);
+        let (old, old_nodes) = reference::count(board);
         assert_eq!(new, old, "{}", board.to_packed());
         total += nodes;
         old_total += old_nodes;
@@ -321,12 +322,12 @@ fn sparse_boards_settle_well_inside_the_node_limit_with_checked_answers() {
             Solutions::Unique(sol) => {
                 let bits = sol.masks().map(Mask::bits);
                 assert_eq!(wrong(&board, &bits), None, "{name}");
-                assert_eq!(solve(&board), reference::solve(&board), "{name}");
+                assert_eq!(solve(&board), reference::count(&board).0, "{name}");
             }
             // The root's verdict, reached by the same rules as the
             // reference's.
             Solutions::Contradiction(_) => {
-                assert_eq!(got, reference::solve(&board), "{name}");
+                assert_eq!(got, reference::count(&board).0, "{name}");
             }
             Solutions::Unsolvable | Solutions::GaveUp => panic!("{name}: {got:?}"),
         }
