@@ -10,8 +10,9 @@ use crate::core::base32;
 use crate::core::grid::CELLS;
 use crate::core::mask::Mask;
 
+use super::board::cell;
 use super::cages::MAX_SUM;
-use super::{Error, Form, cell};
+use super::{Error, Form};
 
 /// One Killer string decoded cell by cell, nothing checked across cells.
 #[derive(Clone, Debug, PartialEq, Eq)]
