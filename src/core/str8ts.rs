@@ -1,16 +1,24 @@
 //! Str8ts: the legacy (162) and packed (243) string forms, validation with a
 //! reason code per rejection, compartments, propagation and solution counting,
-//! and the [`Analysis`] the archive stores. Pure: strings in, values out; no
+//! and the [`Analysis`] the archive stores, behind the [`PuzzleKind`]
+//! contract ([`Board`] implements it). Pure: strings in, values out; no
 //! I/O, no printing, no threads.
 //!
-//! Submodules: `board` reads, checks and writes the two forms; `compartment`
-//! finds the white runs; `solve` propagates and searches.
+//! The same layout as each type's folder: `board` (the position),
+//! `format` (reading and writing the two forms), `validate` (the checks
+//! across cells), `propagate` (the rules in their reference order: the
+//! specification, the contradiction messages and the tests' oracle),
+//! `solve` (the worklist solver and its search), `canon` (the isomorph
+//! canonical form). `compartment` finds the white runs, which most of them
+//! read. Here: the errors and their codes, and the analysis.
 
 mod board;
 pub(crate) mod canon;
 mod compartment;
+mod format;
 mod propagate;
 mod solve;
+mod validate;
 
 use std::fmt;
 
@@ -18,8 +26,9 @@ use crate::core::grid::{CELLS, Cell};
 use crate::core::kind::{Analysis, CanonError, PuzzleKind, PuzzleType, Status};
 use crate::core::mask::{Digit, Mask};
 
-pub use board::{Board, LEGACY_LEN, PACKED_LEN};
+pub use board::Board;
 pub use compartment::{Compartment, Direction, compartments};
+pub use format::{LEGACY_LEN, PACKED_LEN, looks_like_legacy};
 pub use solve::{Solutions, propagate, solve};
 
 /// Every cell by index, for loops and tables that already know `i < 81`.
@@ -181,14 +190,6 @@ pub fn legacy_identity(s: &str) -> Option<String> {
         return None;
     }
     Board::from_legacy(s).ok().map(|b| b.to_legacy())
-}
-
-/// 81 digits then 81 colour flags `0`/`1`: the legacy 162 shape.
-pub fn looks_like_legacy(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 162
-        && b[..81].iter().all(u8::is_ascii_digit)
-        && b[81..].iter().all(|&c| c == b'0' || c == b'1')
 }
 
 impl PuzzleKind for Board {
