@@ -26,7 +26,7 @@
 //! [`PuzzleKind::canonical`](crate::core::kind::PuzzleKind::canonical); this
 //! module gathers their public names and [`of`], the dispatch by type. The
 //! readable reference searches the fast ones are held to
-//! ([`sudoku_reference`], [`killer_reference`]) are built only for tests
+//! (`sudoku_reference`, `killer_reference`) are built only for tests
 //! and with the `bench-reference` feature (`benches/canon.rs`).
 
 pub use crate::core::killer::canon::MAPS as KILLER_MAPS;

@@ -1,7 +1,14 @@
 //! Classic Sudoku: its two string formats, the checks a parsed board must
-//! pass, propagation, the solution counter, and the [`Analysis`] the archive
-//! stores. One submodule per stage (`format`, `validate`, `propagate`,
-//! `solve`) around the shared [`Board`].
+//! pass, propagation, the solution counter, the canonical form and the
+//! [`Analysis`] the archive stores, behind the [`PuzzleKind`] contract
+//! ([`Board`] implements it).
+//!
+//! The same layout as each type's folder: `board` (the shared [`Board`]),
+//! `format` (the two string forms), `validate` (the checks across cells),
+//! `propagate` (the readable reference: the specification, the
+//! contradiction messages and the test oracle, beside the fast planes),
+//! `solve` (the solution counter), `canon` (minlex). Here: the errors and
+//! their codes, the identity of a legacy string, and the analysis.
 //!
 //! Pure: strings in, values out. Nothing here reads files, prints or spawns.
 
