@@ -206,6 +206,34 @@ mod tests {
         }
     }
 
+    /// The invariants [`PuzzleKind`] states, on one real legacy string.
+    fn keeps_the_contract<K: PuzzleKind + std::fmt::Debug>(legacy: &str) {
+        let k = K::parse(legacy).unwrap();
+        let (legacy_form, packed_form) = (k.to_legacy(), k.to_packed());
+        assert_eq!(K::parse(&legacy_form).unwrap().to_legacy(), legacy_form);
+        assert_eq!(K::parse(&packed_form).unwrap().to_packed(), packed_form);
+        let a = K::analyse(legacy).unwrap();
+        assert_eq!(a.kind, K::TYPE);
+        assert_eq!(K::legacy_identity(legacy), Some(a.givens.clone()));
+        assert_eq!(K::legacy_identity(&packed_form), None);
+        let form = K::canonical(&a.givens).unwrap();
+        assert_eq!(canonical(K::TYPE, &a.givens), Ok(form));
+        let error = K::parse("x").unwrap_err();
+        assert_eq!(K::code(&error), "length", "{error}");
+        let error = analyse("x", TypeHint::Only(K::TYPE)).unwrap_err();
+        assert_eq!(error.code(), "length", "{error}");
+    }
+
+    #[test]
+    fn each_type_keeps_the_puzzle_kind_contract() {
+        let killers =
+            include_str!("../../tests/data/killer/krazydad_intermediate_first500_legacy.txt");
+        let str8ts = include_str!("../../tests/data/str8ts/real_legacy.txt");
+        keeps_the_contract::<Sudoku>(sudoku::corpus::XWING_81);
+        keeps_the_contract::<Killer>(killers.lines().next().unwrap());
+        keeps_the_contract::<Str8ts>(&str8ts[..162]);
+    }
+
     #[test]
     fn urls_strip_to_their_value_and_name_their_type() {
         let cases = [
