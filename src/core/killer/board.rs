@@ -3,6 +3,7 @@
 //! same. Its identity and its two encodings are written here; reading and
 //! checking a string is `validate`, propagation and the count `propagate`.
 
+use crate::core::grid::cell_at;
 use crate::core::grid::{CELLS, Cell};
 use crate::core::mask::{Digit, Mask};
 
@@ -22,10 +23,10 @@ pub struct Cage {
 impl Cage {
     /// A cage of the given cells (1 to 9, reading order) and sum.
     pub(super) fn new(region: &[u8], sum: u8) -> Cage {
-        let first = cell(region.first().map_or(0, |&c| usize::from(c)));
+        let first = cell_at(region.first().map_or(0, |&c| usize::from(c)));
         let mut slots = [first; 9];
         for (slot, &c) in slots.iter_mut().zip(region) {
-            *slot = cell(usize::from(c));
+            *slot = cell_at(usize::from(c));
         }
         Cage {
             slots,
@@ -164,9 +165,4 @@ impl Killer {
     pub(super) fn places_digits(&self) -> bool {
         self.cells.iter().any(|m| m.single().is_some())
     }
-}
-
-/// The cell of an index known to be below 81.
-pub(super) fn cell(i: usize) -> Cell {
-    Cell::new(i % CELLS).unwrap_or_else(|| unreachable!("cell index below 81"))
 }

@@ -5,10 +5,11 @@
 //! cell.
 
 use crate::core::grid::CELLS;
+use crate::core::grid::cell_at;
 use crate::core::kind::{KILLER_SEARCH_LIMIT, Status};
 use crate::core::mask::Mask;
 
-use super::board::{Killer, cell};
+use super::board::Killer;
 use super::solve::{Board, Conflict, Solver};
 
 /// The board after propagation: candidates of every cell (one bit = placed)
@@ -97,12 +98,12 @@ impl Killer {
             let sum = self.cages.get(k).map_or(0, |c| c.sum);
             format!(
                 "cage at {} (sum {sum}, {} cells)",
-                cell(first),
+                cell_at(first),
                 solver.cage_cells(k).len()
             )
         };
         match conflict {
-            Conflict::Cell(c) => format!("killer: {} has no candidate left", cell(c)),
+            Conflict::Cell(c) => format!("killer: {} has no candidate left", cell_at(c)),
             Conflict::Unit(u, d) => {
                 let unit = match u {
                     0..9 => format!("row {}", u + 1),

@@ -1,7 +1,7 @@
-use super::board::cell;
 use super::*;
 use crate::core::grid::UNITS;
 use crate::core::grid::box_of;
+use crate::core::grid::cell_at;
 use crate::core::kind::Status;
 use crate::core::mask::Mask;
 use krazydad::{FIRST500, Row, rows};
@@ -99,7 +99,7 @@ fn the_identity_is_the_greedy_layout_and_the_sums_at_first_cells() {
 fn a_sum_written_away_from_the_first_cell_is_accepted_and_written_back_there() {
     // The example's first cage (colour 2 at r1c1) also holds r2c1; move its 17 there.
     let k = Killer::parse(EXAMPLE).unwrap();
-    assert_eq!(k.cage_of(cell(0)), k.cage_of(cell(9)));
+    assert_eq!(k.cage_of(cell_at(0)), k.cage_of(cell_at(9)));
     let mut b = EXAMPLE.as_bytes().to_vec();
     b[82..84].copy_from_slice(b"00");
     b[82 + 18..84 + 18].copy_from_slice(b"17");
@@ -343,7 +343,7 @@ fn every_krazydad_row_converts_reads_back_and_has_its_one_solution() {
         assert_eq!(back.cages(), k.cages(), "row {n}");
         assert_eq!(back.cages().len(), row.sums.len(), "row {n}");
         for (c, &id) in row.ids.iter().enumerate() {
-            let cage = &back.cages()[back.cage_of(cell(c))];
+            let cage = &back.cages()[back.cage_of(cell_at(c))];
             assert_eq!(row.sums[usize::from(id)], cage.sum(), "row {n} cell {c}");
         }
         match back.solve() {

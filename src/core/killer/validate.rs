@@ -4,10 +4,11 @@
 //! column, box or cage. Each failure is a typed [`Error`] that names the
 //! cage or cell.
 
+use crate::core::grid::cell_at;
 use crate::core::grid::{CELLS, UNITS};
 use crate::core::mask::{Digit, Mask};
 
-use super::board::{Cage, Killer, cell};
+use super::board::{Cage, Killer};
 use super::cages::{self, MAX_SUM, combinations};
 use super::{COLOURS, Error, Form, format};
 
@@ -27,7 +28,7 @@ impl Killer {
         for (i, &id) in cage_of.iter().enumerate() {
             if usize::from(id) >= sums.len() {
                 return Err(Error::CageId {
-                    cell: cell(i),
+                    cell: cell_at(i),
                     id,
                     count: sums.len(),
                 });
@@ -41,8 +42,8 @@ impl Killer {
             if let Some(other) = seen[usize::from(id)] {
                 return Err(Error::Split {
                     id,
-                    first: cell(other),
-                    at: cell(first),
+                    first: cell_at(other),
+                    at: cell_at(first),
                 });
             }
             seen[usize::from(id)] = Some(first);
@@ -65,7 +66,7 @@ impl Killer {
             if sum > MAX_SUM {
                 return Err(Error::Sum {
                     form,
-                    cell: cell(first),
+                    cell: cell_at(first),
                     found: sum.into(),
                     text: sum.to_string(),
                 });
@@ -87,11 +88,11 @@ impl Killer {
         let mut list = Vec::with_capacity(regions.count());
         let mut total = 0u32;
         for region in regions.iter() {
-            let first = cell(usize::from(region[0]));
+            let first = cell_at(usize::from(region[0]));
             let size = region.len();
             let mut sums = region
                 .iter()
-                .map(|&c| (clue[usize::from(c)], cell(usize::from(c))))
+                .map(|&c| (clue[usize::from(c)], cell_at(usize::from(c))))
                 .filter(|s| s.0 != 0);
             let sum = match (sums.next(), sums.next()) {
                 (None, _) => return Err(Error::NoSum { form, first, size }),
@@ -147,8 +148,8 @@ impl Killer {
             |(digit, c, other): (Digit, usize, usize), place: String| Error::Duplicate {
                 form,
                 digit,
-                cell: cell(c),
-                other: cell(other),
+                cell: cell_at(c),
+                other: cell_at(other),
                 place,
             };
         for (u, unit) in UNITS.iter().enumerate() {
