@@ -60,6 +60,26 @@ pub(crate) fn cell_at(i: usize) -> Cell {
     }
 }
 
+/// The 16 cells sharing a row or a column with each cell, in reading
+/// order (Str8ts has no boxes).
+pub const LINE_PEERS: [[u8; 16]; CELLS] = {
+    let mut p = [[0u8; 16]; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let mut n = 0;
+        let mut o = 0;
+        while o < CELLS {
+            if o != c && (o / 9 == c / 9 || o % 9 == c % 9) {
+                p[c][n] = o as u8;
+                n += 1;
+            }
+            o += 1;
+        }
+        c += 1;
+    }
+    p
+};
+
 /// Box (0..9, reading order) of a cell index.
 pub const fn box_of(i: usize) -> usize {
     (i / 27) * 3 + (i % 9) / 3

@@ -9,7 +9,8 @@
 //! across cells), `propagate` (the rules in their reference order: the
 //! specification, the contradiction messages and the tests' oracle),
 //! `solve` (the worklist solver and its search), `canon` (the isomorph
-//! canonical form). `compartment` finds the white runs, which most of them
+//! canonical form). `compartment` finds the white runs and `straights`
+//! does the arithmetic of straights on candidate bits, which most of them
 //! read. Here: the errors and their codes, and the analysis.
 
 mod board;
@@ -18,6 +19,7 @@ mod compartment;
 mod format;
 mod propagate;
 mod solve;
+mod straights;
 mod validate;
 
 use std::fmt;

@@ -8,7 +8,9 @@
 //! the digits of the straights that still fit it, and a digit every such
 //! straight needs goes to its only place there and leaves the rest of the
 //! compartment's line. Each pass rescans every cell and every changed
-//! compartment, on `Mask` values.
+//! compartment, on `Mask` values; which straights fit a compartment is the
+//! type's `straights` arithmetic, tested on its own against trying every
+//! assignment.
 //!
 //! The solver (`solve`) reaches the same fixpoint faster, from a worklist:
 //! the rules only remove candidates, so the fixpoint does not depend on the
@@ -22,11 +24,12 @@
 use crate::core::grid::CELLS;
 use crate::core::mask::{Digit, Mask, Remaining};
 
-use crate::core::matching::perfect;
+use crate::core::grid::LINE_PEERS;
 
 use super::CELL;
 use super::board::Board;
 use super::compartment::{Compartment, Direction};
+use super::straights::fitting;
 
 /// Propagation to the fixpoint in the reference order: every cell and
 /// every changed compartment rescanned each pass. `Err` holds the message
@@ -156,8 +159,7 @@ impl Rules<'_> {
     /// Removes the digit placed in cell `i` from its row and column, the
     /// other cells in reading order.
     fn spread(&self, cells: &mut [Mask; CELLS], i: usize, d: Digit) -> Result<(), Conflict> {
-        let peers = (0..CELLS).filter(|&p| p != i && (p / 9 == i / 9 || p % 9 == i % 9));
-        for p in peers {
+        for p in LINE_PEERS[i].map(usize::from) {
             if !cells[p].contains(d) {
                 continue;
             }
@@ -197,12 +199,11 @@ fn compartment(cells: &mut [Mask; CELLS], comp: &Compartment) -> Result<(), Loca
     let allowed = &allowed[..len];
     let mut union = 0u16;
     let mut needed = Mask::ALL.bits();
-    for low in 1..=10 - len {
-        let s = straight(low, len);
-        if fits(allowed, s) {
-            union |= s;
-            needed &= s;
-        }
+    let mut fit = [0u16; 9];
+    let n = fitting(allowed, &mut fit);
+    for &s in &fit[..n] {
+        union |= s;
+        needed &= s;
     }
     if union == 0 {
         return Err(Local::NoStraight);
@@ -244,20 +245,6 @@ fn line_outside(comp: &Compartment) -> impl Iterator<Item = usize> {
     (0..9)
         .filter(move |k| *k < from || *k > to)
         .map(move |k| if row { line * 9 + k } else { k * 9 + line })
-}
-
-/// The straight of `len` consecutive digits from `low` (1-based), as bits.
-const fn straight(low: usize, len: usize) -> u16 {
-    ((1u16 << len) - 1) << (low - 1)
-}
-
-/// Whether the cells (candidate bits `allowed`) can hold the straight `s`
-/// exactly, one digit a cell: every cell has a digit of it, and cells and
-/// digits match one to one.
-fn fits(allowed: &[u16], s: u16) -> bool {
-    allowed.iter().all(|&a| a & s != 0)
-        && allowed.iter().fold(0, |cover, &a| cover | a & s) == s
-        && perfect(allowed, s)
 }
 
 /// The oracle's own node limit. It deduces less below the root than the

@@ -24,8 +24,9 @@
 //!   keeps the digits it takes in some filling of a fitting straight),
 //!   `tally` (per digit, as many rows as columns hold it) and `sets` (the
 //!   same count for every set of digits, for a search that wanders).
-//! - arithmetic the rules share: `straights` (which straights fit, spread
-//!   and needed digits, by table) and `lanes` (nine counters in a word).
+//! - arithmetic the rules share: `lanes` (nine counters in a word), and
+//!   the type's `straights` (which straights fit, spread and needed digits,
+//!   by table), which the reference order in `propagate.rs` reads too.
 //!
 //! Invariants. The rules only remove candidates, and each removal stays
 //! justified after any other, so the fixpoint is the same in any order: the
@@ -52,7 +53,6 @@ mod layout;
 mod search;
 mod sets;
 mod singles;
-mod straights;
 mod tally;
 mod work;
 

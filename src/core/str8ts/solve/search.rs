@@ -19,9 +19,9 @@
 
 use crate::core::kind::STR8TS_SEARCH_LIMIT;
 
+use super::super::straights::ones;
 use super::layout::Layout;
 use super::sets::{SETS_AFTER, SETS_FOR};
-use super::straights::ones;
 use super::work::{Cells, Dead, Fits, Work};
 
 /// Every line, as bits.

@@ -9,9 +9,8 @@ use crate::core::mask::DIGIT_COUNTS;
 use crate::core::matching::fill;
 
 /// The straights of `allowed.len()` digits the cells can hold, written to
-/// `out`; returns how many. The tests' view of [`fitting_lows`].
-#[cfg(test)]
-fn fitting(allowed: &[u16], out: &mut [u16; 9]) -> usize {
+/// `out`; returns how many.
+pub(super) fn fitting(allowed: &[u16], out: &mut [u16; 9]) -> usize {
     let len = allowed.len();
     let mut lows = fitting_lows(allowed, 0);
     let mut n = 0;
