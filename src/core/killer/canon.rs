@@ -743,34 +743,7 @@ impl Puzzle {
     /// check of `Bent`.
     #[cfg(test)]
     fn keeps_cages(&self, rows: &[u8; 9], cols: &[u8; 9]) -> bool {
-        let img = self.image(rows, cols);
-        let mut parent: [u8; 81] = std::array::from_fn(|i| i as u8);
-        fn root(parent: &mut [u8; 81], mut x: usize) -> usize {
-            while usize::from(parent[x]) != x {
-                parent[x] = parent[usize::from(parent[x])];
-                x = usize::from(parent[x]);
-            }
-            x
-        }
-        let mut components = 81;
-        for cell in 0..81 {
-            let mut join = |other: usize, parent: &mut [u8; 81]| {
-                if img[other] == img[cell] {
-                    let (a, b) = (root(parent, cell), root(parent, other));
-                    if a != b {
-                        parent[a] = b as u8;
-                        components -= 1;
-                    }
-                }
-            };
-            if cell % 9 < 8 {
-                join(cell + 1, &mut parent);
-            }
-            if cell < 72 {
-                join(cell + 9, &mut parent);
-            }
-        }
-        components == self.cages
+        reference::regions(&self.image(rows, cols)) == self.cages
     }
 
     #[cfg(test)]

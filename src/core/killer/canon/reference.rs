@@ -133,34 +133,7 @@ impl Puzzle {
     /// Whether every cage is still 4-connected when output cell (i, j) shows
     /// source cell (rows[i], cols[j]).
     fn keeps_cages(&self, rows: &[u8; 9], cols: &[u8; 9]) -> bool {
-        let img = self.image(rows, cols);
-        let mut parent: [u8; 81] = std::array::from_fn(|i| i as u8);
-        fn root(parent: &mut [u8; 81], mut x: usize) -> usize {
-            while usize::from(parent[x]) != x {
-                parent[x] = parent[usize::from(parent[x])];
-                x = usize::from(parent[x]);
-            }
-            x
-        }
-        let mut components = 81;
-        for cell in 0..81 {
-            let mut join = |other: usize, parent: &mut [u8; 81]| {
-                if img[other] == img[cell] {
-                    let (a, b) = (root(parent, cell), root(parent, other));
-                    if a != b {
-                        parent[a] = b as u8;
-                        components -= 1;
-                    }
-                }
-            };
-            if cell % 9 < 8 {
-                join(cell + 1, &mut parent);
-            }
-            if cell < 72 {
-                join(cell + 9, &mut parent);
-            }
-        }
-        components == self.cages
+        regions(&self.image(rows, cols)) == self.cages
     }
 
     fn image(&self, rows: &[u8; 9], cols: &[u8; 9]) -> [u8; 81] {
@@ -298,4 +271,35 @@ fn extend_order(spans: &[u16], order: &mut [u8; 9], k: usize, used: u16, out: &m
             extend_order(spans, order, k + 1, used | bit, out);
         }
     }
+}
+
+/// How many 4-connected regions of equal values a picture of the grid has.
+pub(super) fn regions(img: &[u8; 81]) -> usize {
+    let mut parent: [u8; 81] = std::array::from_fn(|i| i as u8);
+    fn root(parent: &mut [u8; 81], mut x: usize) -> usize {
+        while usize::from(parent[x]) != x {
+            parent[x] = parent[usize::from(parent[x])];
+            x = usize::from(parent[x]);
+        }
+        x
+    }
+    let mut components = 81;
+    for cell in 0..81 {
+        let mut join = |other: usize, parent: &mut [u8; 81]| {
+            if img[other] == img[cell] {
+                let (a, b) = (root(parent, cell), root(parent, other));
+                if a != b {
+                    parent[a] = b as u8;
+                    components -= 1;
+                }
+            }
+        };
+        if cell % 9 < 8 {
+            join(cell + 1, &mut parent);
+        }
+        if cell < 72 {
+            join(cell + 9, &mut parent);
+        }
+    }
+    components
 }
