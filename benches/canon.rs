@@ -4,8 +4,9 @@
 //! Each is timed for the fast search and the reference one in the same run
 //! and checked equal.
 //!
-//! Run: `cargo bench --bench canon -- [--killer=CSV] [--killer-only]
-//! [path ...]`. One core; figures printed as puzzles per second (best of
+//! Run: `cargo bench --features bench-reference --bench canon --
+//! [--killer=CSV] [--killer-only] [path ...]` (the reference searches are
+//! built only for tests and with that feature, never into the binary). One core; figures printed as puzzles per second (best of
 //! three alternating rounds) so runs can be compared; the ratio of the two
 //! figures is the one to trust on a busy machine. `--killer=CSV` takes any
 //! file with krazydad's columns, e.g. the shared
@@ -13,8 +14,8 @@
 //!
 //! `--fast-only` runs each fast search once and nothing else, for
 //! instruction counts: e.g. `valgrind --tool=callgrind
-//! --toggle-collect='*canon::sudoku::sudoku' target/release/deps/canon-*
-//! --fast-only FILE` (or `--toggle-collect='*canon::killer::killer'
+//! --toggle-collect='*sudoku::canon::sudoku' target/release/deps/canon-*
+//! --fast-only FILE` (or `--toggle-collect='*killer::canon::killer'
 //! ... --fast-only --killer-only --killer=CSV`), then divide the total by
 //! the puzzles printed.
 

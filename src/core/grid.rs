@@ -51,6 +51,35 @@ impl fmt::Display for Cell {
     }
 }
 
+/// The cell of a cell index known to be below 81 (callers index 81-cell
+/// parts); saturates rather than panics so an error path never crashes.
+pub(crate) fn cell_at(i: usize) -> Cell {
+    match Cell::new(i.min(CELLS - 1)) {
+        Some(c) => c,
+        None => unreachable!("80 is a cell index"),
+    }
+}
+
+/// The 16 cells sharing a row or a column with each cell, in reading
+/// order (Str8ts has no boxes).
+pub const LINE_PEERS: [[u8; 16]; CELLS] = {
+    let mut p = [[0u8; 16]; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let mut n = 0;
+        let mut o = 0;
+        while o < CELLS {
+            if o != c && (o / 9 == c / 9 || o % 9 == c % 9) {
+                p[c][n] = o as u8;
+                n += 1;
+            }
+            o += 1;
+        }
+        c += 1;
+    }
+    p
+};
+
 /// Box (0..9, reading order) of a cell index.
 pub const fn box_of(i: usize) -> usize {
     (i / 27) * 3 + (i % 9) / 3

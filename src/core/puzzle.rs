@@ -1,145 +1,24 @@
 //! The one entry point the pipeline calls: recognise which format a puzzle
-//! string is in, hand it to its type's module, and get back an [`Analysis`]:
-//! the archive's view of one puzzle (identity, clue count, propagated
-//! encoding, solution status). Pure: strings in, values out.
+//! string is in, hand it to its type through the [`PuzzleKind`] contract,
+//! and get back an [`Analysis`]: the archive's view of one puzzle
+//! (identity, clue count, propagated encoding, solution status), or its
+//! canonical form. Pure: strings in, values out.
+//!
+//! The vocabulary (`PuzzleType`, `Status`, `Analysis`, `TypeHint`, the
+//! search limits) lives in `kind`, which imports no type; it is re-exported
+//! here, where callers have always found it.
 
-use std::fmt;
-
-use crate::core::grid::CELLS;
-use crate::core::mask::Mask;
+use crate::core::kind::CanonError;
+pub use crate::core::kind::{
+    Analysis, KILLER_SEARCH_LIMIT, PuzzleKind, PuzzleType, STR8TS_SEARCH_LIMIT,
+    SUDOKU_SEARCH_LIMIT, Solutions, Status, TypeHint,
+};
 use crate::core::{killer, str8ts, sudoku};
 
-/// The three puzzle types, as stored in the archive's `type` column.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum PuzzleType {
-    Sudoku,
-    Killer,
-    Str8ts,
-}
-
-impl PuzzleType {
-    pub const ALL: [PuzzleType; 3] = [PuzzleType::Sudoku, PuzzleType::Killer, PuzzleType::Str8ts];
-
-    /// The name stored in the archive and accepted on the command line.
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            PuzzleType::Sudoku => "sudoku",
-            PuzzleType::Killer => "killer",
-            PuzzleType::Str8ts => "str8ts",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<PuzzleType> {
-        PuzzleType::ALL.into_iter().find(|t| t.as_str() == s)
-    }
-
-    /// The page a packed string of this type is opened with (`export --form url`).
-    /// The search nodes a solution count of this type may visit before it
-    /// gives up ([`Status::GaveUp`]): each type's limit costs tens of
-    /// milliseconds at most.
-    pub const fn search_limit(self) -> u64 {
-        match self {
-            PuzzleType::Sudoku => SUDOKU_SEARCH_LIMIT,
-            PuzzleType::Killer => KILLER_SEARCH_LIMIT,
-            PuzzleType::Str8ts => STR8TS_SEARCH_LIMIT,
-        }
-    }
-
-    pub const fn url_prefix(self) -> &'static str {
-        match self {
-            PuzzleType::Sudoku => "https://www.sudokuwiki.org/sudoku.htm?bd=",
-            PuzzleType::Killer => "https://www.sudokuwiki.org/killersudoku.aspx?bd=",
-            PuzzleType::Str8ts => "https://www.str8ts.com/str8ts.aspx?bd=",
-        }
-    }
-}
-
-impl fmt::Display for PuzzleType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// What the solver found after propagation.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// Propagation reached a contradiction; the message says where.
-    Contradiction(String),
-    /// The search found no solution.
-    Unsolvable,
-    /// Exactly one solution: 81 characters, as the type defines them.
-    Unique(String),
-    /// Two or more solutions (the search stopped at the second).
-    Multiple,
-    /// The search visited its type's node limit ([`PuzzleType::search_limit`])
-    /// without settling the count: no published puzzle comes near, but a
-    /// near-empty board of a weakly constrained type could search for hours.
-    GaveUp,
-}
-
-/// Search nodes the classic Sudoku solver may visit for one puzzle. A node
-/// costs well under a tenth of a microsecond, so the limit is some 4 ms (the
-/// pigeonhole board in `sudoku::solve`'s tests reaches it in 3.9 ms);
-/// the hardest real puzzles need 1,295 at most (forum hardest 1905).
-pub const SUDOKU_SEARCH_LIMIT: u64 = 50_000;
-
-/// Search nodes the Killer solver may visit for one puzzle. Its nodes cost
-/// some 5.5 us (cage sums are propagated at each), so 50,000 took 0.27 s on
-/// a loose random layout; 5,000 is about 30 ms. Real puzzles need a few
-/// hundred at most (the 8,000 krazydad puzzles: under 200, all but three
-/// under 50).
-pub const KILLER_SEARCH_LIMIT: u64 = 5_000;
-
-/// Search nodes the Str8ts solver may visit for one puzzle: some 3.6 us a
-/// node (50,000 took 0.18 s on a near-empty board), so about 20 ms. Real
-/// puzzles need 51 at most, random sparse boards settle within 5,000.
-pub const STR8TS_SEARCH_LIMIT: u64 = 5_000;
-
-impl Status {
-    /// The archive's `solutions` value: 0, 1, or 2 for "two or more".
-    pub const fn count(&self) -> u8 {
-        match self {
-            Status::Contradiction(_) | Status::Unsolvable | Status::GaveUp => 0,
-            Status::Unique(_) => 1,
-            Status::Multiple => 2,
-        }
-    }
-
-    pub fn solution(&self) -> Option<&str> {
-        match self {
-            Status::Unique(s) => Some(s),
-            _ => None,
-        }
-    }
-}
-
-/// One puzzle, analysed: everything the archive stores plus what `show` draws.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Analysis {
-    pub kind: PuzzleType,
-    /// Givens (Killer: cages plus givens), the indexed clue count.
-    pub clues: u32,
-    /// The puzzle's identity, readable: see each type's module for its form.
-    pub givens: String,
-    /// The packed string of the propagated board (the type's packed format).
-    pub encoding: String,
-    pub status: Status,
-    /// Candidates of every cell after propagation (one bit = placed).
-    pub candidates: [Mask; CELLS],
-    /// Which cells hold givens.
-    pub given: [bool; CELLS],
-    /// Per-cell region mark for drawing: Killer cage number (1-based),
-    /// Str8ts 1 for black cells; 0 everywhere for classic Sudoku.
-    pub shading: [u8; CELLS],
-}
-
-/// Which type the caller says the strings are, or `Auto` to recognise them.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum TypeHint {
-    #[default]
-    Auto,
-    Only(PuzzleType),
-}
+/// The type that implements [`PuzzleKind`] for each [`PuzzleType`].
+type Sudoku = sudoku::Board;
+type Killer = killer::Killer;
+type Str8ts = str8ts::Board;
 
 /// Why a string is not an acceptable puzzle.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -164,9 +43,9 @@ impl PuzzleError {
     /// A short stable code for the archive's `rejects.reason` column.
     pub fn code(&self) -> &'static str {
         match self {
-            PuzzleError::Sudoku(e) => e.code(),
-            PuzzleError::Killer(e) => e.code(),
-            PuzzleError::Str8ts(e) => e.code(),
+            PuzzleError::Sudoku(e) => Sudoku::code(e),
+            PuzzleError::Killer(e) => Killer::code(e),
+            PuzzleError::Str8ts(e) => Str8ts::code(e),
             PuzzleError::Unrecognised { .. } => "format",
             PuzzleError::Empty => "empty",
         }
@@ -234,9 +113,9 @@ fn resolve(s: &str, hint: TypeHint) -> Result<(&str, PuzzleType), PuzzleError> {
 pub fn identity(s: &str, hint: TypeHint) -> Option<(PuzzleType, String)> {
     let (bare, kind) = resolve(s, hint).ok()?;
     let identity = match kind {
-        PuzzleType::Sudoku => sudoku::identity(bare),
-        PuzzleType::Killer => killer::legacy_identity(bare),
-        PuzzleType::Str8ts => str8ts::legacy_identity(bare),
+        PuzzleType::Sudoku => Sudoku::legacy_identity(bare),
+        PuzzleType::Killer => Killer::legacy_identity(bare),
+        PuzzleType::Str8ts => Str8ts::legacy_identity(bare),
     };
     Some((kind, identity?))
 }
@@ -245,10 +124,20 @@ pub fn identity(s: &str, hint: TypeHint) -> Option<(PuzzleType, String)> {
 pub fn analyse(s: &str, hint: TypeHint) -> Result<Analysis, PuzzleError> {
     let (bare, kind) = resolve(s, hint)?;
     Ok(match kind {
-        PuzzleType::Sudoku => sudoku::analyse(bare)?,
-        PuzzleType::Killer => killer::analyse(bare)?,
-        PuzzleType::Str8ts => str8ts::analyse(bare)?,
+        PuzzleType::Sudoku => Sudoku::analyse(bare)?,
+        PuzzleType::Killer => Killer::analyse(bare)?,
+        PuzzleType::Str8ts => Str8ts::analyse(bare)?,
     })
+}
+
+/// The isomorph canonical form of a puzzle of any type, from its identity
+/// ([`Analysis::givens`]): see each type's `canon` module.
+pub fn canonical(kind: PuzzleType, givens: &str) -> Result<String, CanonError> {
+    match kind {
+        PuzzleType::Sudoku => Sudoku::canonical(givens),
+        PuzzleType::Killer => Killer::canonical(givens),
+        PuzzleType::Str8ts => Str8ts::canonical(givens),
+    }
 }
 
 #[cfg(test)]
@@ -315,6 +204,34 @@ mod tests {
         for (s, hint) in cases {
             assert_eq!(identity(s, hint), None, "{s}");
         }
+    }
+
+    /// The invariants [`PuzzleKind`] states, on one real legacy string.
+    fn keeps_the_contract<K: PuzzleKind + std::fmt::Debug>(legacy: &str) {
+        let k = K::parse(legacy).unwrap();
+        let (legacy_form, packed_form) = (k.to_legacy(), k.to_packed());
+        assert_eq!(K::parse(&legacy_form).unwrap().to_legacy(), legacy_form);
+        assert_eq!(K::parse(&packed_form).unwrap().to_packed(), packed_form);
+        let a = K::analyse(legacy).unwrap();
+        assert_eq!(a.kind, K::TYPE);
+        assert_eq!(K::legacy_identity(legacy), Some(a.givens.clone()));
+        assert_eq!(K::legacy_identity(&packed_form), None);
+        let form = K::canonical(&a.givens).unwrap();
+        assert_eq!(canonical(K::TYPE, &a.givens), Ok(form));
+        let error = K::parse("x").unwrap_err();
+        assert_eq!(K::code(&error), "length", "{error}");
+        let error = analyse("x", TypeHint::Only(K::TYPE)).unwrap_err();
+        assert_eq!(error.code(), "length", "{error}");
+    }
+
+    #[test]
+    fn each_type_keeps_the_puzzle_kind_contract() {
+        let killers =
+            include_str!("../../tests/data/killer/krazydad_intermediate_first500_legacy.txt");
+        let str8ts = include_str!("../../tests/data/str8ts/real_legacy.txt");
+        keeps_the_contract::<Sudoku>(sudoku::corpus::XWING_81);
+        keeps_the_contract::<Killer>(killers.lines().next().unwrap());
+        keeps_the_contract::<Str8ts>(&str8ts[..162]);
     }
 
     #[test]

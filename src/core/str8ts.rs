@@ -1,23 +1,36 @@
 //! Str8ts: the legacy (162) and packed (243) string forms, validation with a
 //! reason code per rejection, compartments, propagation and solution counting,
-//! and the [`Analysis`] the archive stores. Pure: strings in, values out; no
+//! and the [`Analysis`] the archive stores, behind the [`PuzzleKind`]
+//! contract ([`Board`] implements it). Pure: strings in, values out; no
 //! I/O, no printing, no threads.
 //!
-//! Submodules: `board` reads, checks and writes the two forms; `compartment`
-//! finds the white runs; `solve` propagates and searches.
+//! The same layout as each type's folder: `board` (the position),
+//! `format` (reading and writing the two forms), `validate` (the checks
+//! across cells), `propagate` (the rules in their reference order: the
+//! specification, the contradiction messages and the tests' oracle),
+//! `solve` (the worklist solver and its search), `canon` (the isomorph
+//! canonical form). `compartment` finds the white runs and `straights`
+//! does the arithmetic of straights on candidate bits, which most of them
+//! read. Here: the errors and their codes, and the analysis.
 
 mod board;
+pub(crate) mod canon;
 mod compartment;
+mod format;
+mod propagate;
 mod solve;
+mod straights;
+mod validate;
 
 use std::fmt;
 
 use crate::core::grid::{CELLS, Cell};
+use crate::core::kind::{Analysis, CanonError, PuzzleKind, PuzzleType, Status};
 use crate::core::mask::{Digit, Mask};
-use crate::core::puzzle::{Analysis, PuzzleType, Status};
 
-pub use board::{Board, LEGACY_LEN, PACKED_LEN};
+pub use board::Board;
 pub use compartment::{Compartment, Direction, compartments};
+pub use format::{LEGACY_LEN, PACKED_LEN, looks_like_legacy};
 pub use solve::{Solutions, propagate, solve};
 
 /// Every cell by index, for loops and tables that already know `i < 81`.
@@ -156,16 +169,7 @@ pub fn analyse(s: &str) -> Result<Analysis, Error> {
     let board = Board::parse(s)?;
     let (shown, status) = match solve::propagate_and_solve(&board) {
         Err(why) => (board.clone(), Status::Contradiction(why)),
-        Ok((propagated, solutions)) => {
-            let status = match solutions {
-                Solutions::Contradiction(why) => Status::Contradiction(why),
-                Solutions::None => Status::Unsolvable,
-                Solutions::Unique(sol) => Status::Unique(sol.digits()),
-                Solutions::Multiple => Status::Multiple,
-                Solutions::GaveUp => Status::GaveUp,
-            };
-            (propagated, status)
-        }
+        Ok((propagated, solutions)) => (propagated, solutions.map(|sol| sol.digits())),
     };
     Ok(Analysis {
         kind: PuzzleType::Str8ts,
@@ -190,12 +194,31 @@ pub fn legacy_identity(s: &str) -> Option<String> {
     Board::from_legacy(s).ok().map(|b| b.to_legacy())
 }
 
-/// 81 digits then 81 colour flags `0`/`1`: the legacy 162 shape.
-pub fn looks_like_legacy(s: &str) -> bool {
-    let b = s.as_bytes();
-    b.len() == 162
-        && b[..81].iter().all(u8::is_ascii_digit)
-        && b[81..].iter().all(|&c| c == b'0' || c == b'1')
+impl PuzzleKind for Board {
+    const TYPE: PuzzleType = PuzzleType::Str8ts;
+    type Error = Error;
+
+    fn parse(s: &str) -> Result<Board, Error> {
+        Board::parse(s)
+    }
+    fn to_legacy(&self) -> String {
+        Board::to_legacy(self)
+    }
+    fn to_packed(&self) -> String {
+        Board::to_packed(self)
+    }
+    fn analyse(s: &str) -> Result<Analysis, Error> {
+        analyse(s)
+    }
+    fn legacy_identity(s: &str) -> Option<String> {
+        legacy_identity(s)
+    }
+    fn canonical(givens: &str) -> Result<String, CanonError> {
+        canon::str8ts(givens)
+    }
+    fn code(error: &Error) -> &'static str {
+        error.code()
+    }
 }
 
 #[cfg(test)]

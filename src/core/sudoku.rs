@@ -1,11 +1,19 @@
 //! Classic Sudoku: its two string formats, the checks a parsed board must
-//! pass, propagation, the solution counter, and the [`Analysis`] the archive
-//! stores. One submodule per stage (`format`, `validate`, `propagate`,
-//! `solve`) around the shared [`Board`].
+//! pass, propagation, the solution counter, the canonical form and the
+//! [`Analysis`] the archive stores, behind the [`PuzzleKind`] contract
+//! ([`Board`] implements it).
+//!
+//! The same layout as each type's folder: `board` (the shared [`Board`]),
+//! `format` (the two string forms), `validate` (the checks across cells),
+//! `propagate` (the readable reference: the specification, the
+//! contradiction messages and the test oracle, beside the fast planes),
+//! `solve` (the solution counter), `canon` (minlex). Here: the errors and
+//! their codes, the identity of a legacy string, and the analysis.
 //!
 //! Pure: strings in, values out. Nothing here reads files, prints or spawns.
 
 mod board;
+pub(crate) mod canon;
 #[cfg(test)]
 pub(crate) mod corpus;
 mod format;
@@ -20,7 +28,7 @@ use std::fmt;
 pub use board::Board;
 pub use format::{LEGACY_LEN, PACKED_LEN, parse_legacy, parse_packed, write_legacy, write_packed};
 pub use propagate::{Contradiction, propagate};
-pub use solve::{Solutions, count_solutions, count_solutions_from};
+pub use solve::{Count, count_solutions, count_solutions_from};
 
 use format::{ascii_string, write_packed_cells};
 use propagate::{Legacy, Planes};
@@ -28,8 +36,8 @@ use solve::count_solutions_in;
 pub use validate::{Unit, validate};
 
 use crate::core::grid::{CELLS, Cell};
+use crate::core::kind::{Analysis, CanonError, PuzzleKind, PuzzleType, Status};
 use crate::core::mask::{Digit, Mask};
-use crate::core::puzzle::{Analysis, PuzzleType, Status};
 
 /// Which classic string was being read; the prefix of every error message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -140,7 +148,7 @@ pub fn parse(s: &str) -> Result<(Board, Format), Error> {
 /// which carries nothing but its givens, so its analysis is a function of
 /// the identity alone. `None` for the packed form (its candidates count too)
 /// and for strings that do not parse.
-pub fn identity(s: &str) -> Option<String> {
+pub fn legacy_identity(s: &str) -> Option<String> {
     let b = s.as_bytes();
     if b.len() != LEGACY_LEN {
         return None;
@@ -247,18 +255,43 @@ fn analyse_legacy(legacy: Legacy) -> Option<Analysis> {
 }
 
 fn solve_status(planes: &Planes) -> Status {
-    let found = count_solutions_in(planes, 2);
-    match (found.count, found.first) {
-        (0 | 1, _) if found.gave_up() => Status::GaveUp,
-        (0, _) => Status::Unsolvable,
-        (1, Some(grid)) => Status::Unique(digits_string(&grid)),
-        _ => Status::Multiple,
-    }
+    count_solutions_in(planes, 2)
+        .solutions()
+        .map(|grid| digits_string(&grid))
 }
 
 /// Digit values (0 = empty) as the 81-character legacy string.
 fn digits_string(digits: &[u8; CELLS]) -> String {
     ascii_string(&digits.map(|d| b'0' + d.min(9)))
+}
+
+impl PuzzleKind for Board {
+    const TYPE: PuzzleType = PuzzleType::Sudoku;
+    type Error = Error;
+
+    fn parse(s: &str) -> Result<Board, Error> {
+        let (board, format) = parse(s)?;
+        validate(&board, format)?;
+        Ok(board)
+    }
+    fn to_legacy(&self) -> String {
+        write_legacy(self)
+    }
+    fn to_packed(&self) -> String {
+        write_packed(self)
+    }
+    fn analyse(s: &str) -> Result<Analysis, Error> {
+        analyse(s)
+    }
+    fn legacy_identity(s: &str) -> Option<String> {
+        legacy_identity(s)
+    }
+    fn canonical(givens: &str) -> Result<String, CanonError> {
+        canon::sudoku(givens)
+    }
+    fn code(error: &Error) -> &'static str {
+        error.code()
+    }
 }
 
 #[cfg(test)]

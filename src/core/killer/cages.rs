@@ -103,18 +103,22 @@ impl Regions {
             }
             c
         }
-        let mut join = |c: usize, n: usize| {
+        // Joins the sets of two touching cells of one label. A plain
+        // function, not a closure: it stays inlined in the loop below
+        // however the crate is split into codegen units.
+        #[inline(always)]
+        fn join(root: &mut [u8; CELLS], label: &[u8; CELLS], c: usize, n: usize) {
             if label[n] == label[c] {
-                let (a, b) = (find(&mut root, n), find(&mut root, c));
+                let (a, b) = (find(root, n), find(root, c));
                 root[a.max(b)] = a.min(b) as u8;
             }
-        };
+        }
         for c in 0..CELLS {
             if c % 9 > 0 {
-                join(c, c - 1);
+                join(&mut root, label, c, c - 1);
             }
             if c >= 9 {
-                join(c, c - 9);
+                join(&mut root, label, c, c - 9);
             }
         }
         let mut of = [NONE; CELLS];

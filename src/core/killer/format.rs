@@ -8,10 +8,11 @@
 
 use crate::core::base32;
 use crate::core::grid::CELLS;
+use crate::core::grid::cell_at;
 use crate::core::mask::Mask;
 
 use super::cages::MAX_SUM;
-use super::{Error, Form, cell};
+use super::{Error, Form};
 
 /// One Killer string decoded cell by cell, nothing checked across cells.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,7 +58,7 @@ fn bad_char(s: &str, form: Form, pos: usize, i: usize, expected: &'static str) -
     Error::Character {
         form,
         pos,
-        cell: cell(i),
+        cell: cell_at(i),
         found: char_at(s, pos),
         expected,
     }
@@ -79,7 +80,7 @@ fn read_legacy(s: &str) -> Result<Fields, Error> {
         if !(b'1'..=b'5').contains(&c) {
             return Err(Error::Colour {
                 form,
-                cell: cell(i),
+                cell: cell_at(i),
                 found: (c as char).to_string(),
                 expected: "1-5",
             });
@@ -98,7 +99,7 @@ fn read_legacy(s: &str) -> Result<Fields, Error> {
         if sum > MAX_SUM {
             return Err(Error::Sum {
                 form,
-                cell: cell(i),
+                cell: cell_at(i),
                 found: u16::from(sum),
                 text: s[pos..pos + 2].to_string(),
             });
@@ -129,7 +130,7 @@ fn read_packed(s: &str) -> Result<Fields, Error> {
         if field > 4 {
             return Err(Error::Colour {
                 form,
-                cell: cell(i),
+                cell: cell_at(i),
                 found: text(),
                 expected: "colour field 0-4 (colours 1-5)",
             });
@@ -138,7 +139,7 @@ fn read_packed(s: &str) -> Result<Fields, Error> {
         if sum > u16::from(MAX_SUM) {
             return Err(Error::Sum {
                 form,
-                cell: cell(i),
+                cell: cell_at(i),
                 found: sum,
                 text: text(),
             });
@@ -152,7 +153,7 @@ fn read_packed(s: &str) -> Result<Fields, Error> {
         let mask = Mask::new(n >> 1).filter(|_| n & 1 == 0);
         let Some(mask) = mask else {
             return Err(Error::Mask {
-                cell: cell(i),
+                cell: cell_at(i),
                 found: n,
                 text: s[pos..pos + 2].to_string(),
             });

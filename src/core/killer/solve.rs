@@ -6,7 +6,8 @@
 //! branching on the cell that strikes the most (few candidates, shared by
 //! many neighbours); its hot loop copies a fixed-size
 //! board on the stack and never allocates. Knows nothing of strings.
-//!//! One file per rule or job:
+//!
+//! One file per rule or job:
 //!
 //! - `board`: the candidates and each unit's place counters, and `narrow`,
 //!   the one way a cell changes, which keeps the counters and the worklist
@@ -21,6 +22,9 @@
 //! - `search`: the count up to two, and the choice of the cell to branch on.
 //! - here: the solver's fixed data, and the driver: the rules from the
 //!   worklist to their fixpoint, or in the fixed order for the message.
+//! - `reference` (tests only): the rules exactly as docs/formats.md states
+//!   them, in the fixed order, and a plain search: the specification and
+//!   the oracle the tests hold this solver to, board for board.
 //!
 //! Propagation only looks again at what changed. Every cell narrowed to one
 //! digit is queued for naked singles, every narrowed cell for the cages
@@ -82,7 +86,7 @@ pub struct Solver {
 pub struct Count {
     pub found: u8,
     /// Search nodes visited; past
-    /// [`KILLER_SEARCH_LIMIT`](crate::core::puzzle::KILLER_SEARCH_LIMIT) the
+    /// [`KILLER_SEARCH_LIMIT`](crate::core::kind::KILLER_SEARCH_LIMIT) the
     /// search gives up.
     pub nodes: u64,
     pub solution: [u16; CELLS],

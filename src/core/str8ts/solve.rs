@@ -24,25 +24,25 @@
 //!   keeps the digits it takes in some filling of a fitting straight),
 //!   `tally` (per digit, as many rows as columns hold it) and `sets` (the
 //!   same count for every set of digits, for a search that wanders).
-//! - arithmetic the rules share: `straights` (which straights fit, spread
-//!   and needed digits, by table) and `lanes` (nine counters in a word).
-//! - `ordered`: the root rules in their reference order, for the message.
+//! - arithmetic the rules share: `lanes` (nine counters in a word), and
+//!   the type's `straights` (which straights fit, spread and needed digits,
+//!   by table), which the reference order in `propagate.rs` reads too.
 //!
 //! Invariants. The rules only remove candidates, and each removal stays
 //! justified after any other, so the fixpoint is the same in any order: the
 //! worklist reaches the board the reference order reaches. Which
 //! contradiction shows first does depend on the order, so the worklist only
-//! says `Dead`, and the root reruns `ordered` for the message; the search
+//! says `Dead`, and the root reruns the reference order
+//! (`str8ts/propagate.rs`) for the message; the search
 //! needs no message. The stored root is the fixpoint of the root rules
 //! alone: the search's own rules (`fillings`, `tally`, `sets`) run only
-//! below it. `solve/reference.rs` (tests only) is the solver as it was
-//! before the worklist; the tests compare the two on the root and the answer
-//! (the search deduces more than the reference below the root, so its tree
-//! is smaller, not the same). How each rule earned its place, measured, is
+//! below it. The tests hold the root to the reference order and the answer
+//! to its plain search (`propagate::count`, tests only; the solver deduces
+//! more below the root, so its tree is smaller, not the same). How each rule earned its place, measured, is
 //! in `docs/performance.md`.
 
+use crate::core::kind::{self, STR8TS_SEARCH_LIMIT};
 use crate::core::mask::Mask;
-use crate::core::puzzle::STR8TS_SEARCH_LIMIT;
 
 use super::board::Board;
 
@@ -50,30 +50,17 @@ mod compartment;
 mod fillings;
 mod lanes;
 mod layout;
-mod ordered;
 mod search;
 mod sets;
 mod singles;
-mod straights;
 mod tally;
 mod work;
 
 use layout::Layout;
 
-/// What the search found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Solutions {
-    /// Propagation from the start contradicts itself; the message says where.
-    Contradiction(String),
-    /// The search tried everything and found nothing.
-    None,
-    /// Exactly one; the board has every white cell placed.
-    Unique(Box<Board>),
-    /// Two or more (the search stopped at the second).
-    Multiple,
-    /// The search hit [`STR8TS_SEARCH_LIMIT`] nodes first.
-    GaveUp,
-}
+/// What the search found: a unique solution is the board with every white
+/// cell placed; past [`STR8TS_SEARCH_LIMIT`] nodes the search gives up.
+pub type Solutions = kind::Solutions<Box<Board>>;
 
 /// Runs propagation to its fixpoint. `Err` holds the contradiction's message.
 pub fn propagate(board: &Board) -> Result<Board, String> {
@@ -88,7 +75,7 @@ fn root(board: &Board, layout: &Layout) -> Result<Board, String> {
     if layout.root(&mut bits).is_ok() {
         return Ok(board.with_masks(bits.map(Mask::from_bits_truncate)));
     }
-    ordered::propagate(board)
+    super::propagate::in_order(board)
 }
 
 /// Counts solutions, stopping at two, and keeps the solution when it is unique.
@@ -126,15 +113,12 @@ fn count_from(layout: &Layout, root: &Board) -> (Solutions, u64) {
         return (Solutions::GaveUp, nodes);
     }
     let s = match (count, found) {
-        (0, _) => Solutions::None,
+        (0, _) => Solutions::Unsolvable,
         (1, Some(cells)) => Solutions::Unique(Box::new(root.with_masks(cells))),
         _ => Solutions::Multiple,
     };
     (s, nodes)
 }
-
-#[cfg(test)]
-mod reference;
 
 #[cfg(test)]
 mod tests;

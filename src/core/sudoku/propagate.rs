@@ -272,7 +272,7 @@ impl Planes {
                 return None;
             }
         }
-        Some(super::solve::grid_of(&self.0))
+        Some(grid_of(&self.0))
     }
 
     /// Deduce in all bands: every cell newly left with one candidate (not
@@ -837,6 +837,27 @@ fn eliminate(cands: &mut [Mask; CELLS], unit: &[u8; 9], d: Digit) -> Result<bool
     let changed = cands[i] != placed;
     cands[i] = placed;
     Ok(changed)
+}
+
+/// The grid of digit planes holding one candidate per cell, eight cells
+/// per step: each digit's bits are spread into bytes, so there is no
+/// branch per cell.
+pub(super) fn grid_of(f: &[[u32; 3]; 9]) -> [u8; CELLS] {
+    let mut out = [0u8; CELLS];
+    for (b, cells) in out.chunks_exact_mut(27).enumerate() {
+        let b = b % 3;
+        // The four bits of each cell's digit value, as band words.
+        let v0 = f[0][b] | f[2][b] | f[4][b] | f[6][b] | f[8][b];
+        let v1 = f[1][b] | f[2][b] | f[5][b] | f[6][b];
+        let v2 = f[3][b] | f[4][b] | f[5][b] | f[6][b];
+        let v3 = f[7][b] | f[8][b];
+        for (k, chunk) in cells.chunks_mut(8).enumerate() {
+            let byte = |v: u32| SPREAD[((v >> (8 * k)) & 0xff) as usize];
+            let bytes = byte(v0) | byte(v1) << 1 | byte(v2) << 2 | byte(v3) << 3;
+            chunk.copy_from_slice(&bytes.to_le_bytes()[..chunk.len()]);
+        }
+    }
+    out
 }
 
 #[cfg(test)]

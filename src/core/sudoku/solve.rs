@@ -31,16 +31,17 @@
 //!
 //! No parsing and no I/O: digits or masks in, a count and a grid out.
 
-use super::propagate::{BAND, BAND_PEERS, Planes, SPREAD, column, rows_single};
+use super::propagate::{BAND, BAND_PEERS, Planes, column, grid_of, rows_single};
 #[cfg(x86_64_kernels)]
 use super::sse2::{bands, load_bytes, load_words};
 use crate::core::grid::CELLS;
+use crate::core::kind::{SUDOKU_SEARCH_LIMIT, Solutions};
 use crate::core::mask::Mask;
-use crate::core::puzzle::SUDOKU_SEARCH_LIMIT;
 
-/// What the search found.
+/// What the search found, as counted: see [`Count::solutions`] for the
+/// outcome every solver reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Solutions {
+pub struct Count {
     /// Solutions found, at most the `limit` asked for.
     pub count: usize,
     /// The first solution found (digit values 1..=9); when `count` is 1 and
@@ -51,33 +52,44 @@ pub struct Solutions {
     pub nodes: u64,
 }
 
-impl Solutions {
+impl Count {
     /// Whether the search stopped at [`SUDOKU_SEARCH_LIMIT`] before it knew.
     pub fn gave_up(&self) -> bool {
         self.nodes > SUDOKU_SEARCH_LIMIT
+    }
+
+    /// The outcome of a count up to two, with the unique grid (digit
+    /// values 1..=9).
+    pub fn solutions(&self) -> Solutions<[u8; CELLS]> {
+        match (self.count, self.first) {
+            (0 | 1, _) if self.gave_up() => Solutions::GaveUp,
+            (0, _) => Solutions::Unsolvable,
+            (1, Some(grid)) => Solutions::Unique(grid),
+            _ => Solutions::Multiple,
+        }
     }
 }
 
 /// Counts solutions up to `limit` from givens: 1..=9 a given digit, any
 /// other value an empty cell.
-pub fn count_solutions(givens: &[u8; CELLS], limit: usize) -> Solutions {
+pub fn count_solutions(givens: &[u8; CELLS], limit: usize) -> Count {
     search_from(State::from_givens(givens), limit)
 }
 
 /// Counts solutions up to `limit` from candidate sets (one bit = placed).
 /// An empty mask is a cell with no candidate: there is no solution.
-pub fn count_solutions_from(cands: &[Mask; CELLS], limit: usize) -> Solutions {
+pub fn count_solutions_from(cands: &[Mask; CELLS], limit: usize) -> Count {
     search_from(State::new(cands), limit)
 }
 
 /// Counts solutions up to `limit` from propagated planes (see
 /// `Planes::fixpoint`): the search starts from them as they are.
-pub(super) fn count_solutions_in(planes: &Planes, limit: usize) -> Solutions {
+pub(super) fn count_solutions_in(planes: &Planes, limit: usize) -> Count {
     search_from(Some(State::from_planes(planes)), limit)
 }
 
 /// Searches from `start` (`None`: a clash, no solution) up to `limit`.
-fn search_from(start: Option<State>, limit: usize) -> Solutions {
+fn search_from(start: Option<State>, limit: usize) -> Count {
     let mut search = Search {
         limit,
         count: 0,
@@ -87,7 +99,7 @@ fn search_from(start: Option<State>, limit: usize) -> Solutions {
     if let (true, Some(mut state)) = (limit > 0, start) {
         search.run(&mut state, ALL_WORDS);
     }
-    Solutions {
+    Count {
         count: search.count,
         first: search.first,
         nodes: search.nodes,
@@ -890,27 +902,6 @@ fn claim_columns_portable(f: &mut [u32; 32], mut words: u32) -> Option<bool> {
         return None;
     }
     Some(changed != 0)
-}
-
-/// The grid of digit planes holding one candidate per cell, eight cells
-/// per step: each digit's bits are spread into bytes, so there is no
-/// branch per cell.
-pub(super) fn grid_of(f: &[[u32; 3]; 9]) -> [u8; CELLS] {
-    let mut out = [0u8; CELLS];
-    for (b, cells) in out.chunks_exact_mut(27).enumerate() {
-        let b = b % 3;
-        // The four bits of each cell's digit value, as band words.
-        let v0 = f[0][b] | f[2][b] | f[4][b] | f[6][b] | f[8][b];
-        let v1 = f[1][b] | f[2][b] | f[5][b] | f[6][b];
-        let v2 = f[3][b] | f[4][b] | f[5][b] | f[6][b];
-        let v3 = f[7][b] | f[8][b];
-        for (k, chunk) in cells.chunks_mut(8).enumerate() {
-            let byte = |v: u32| SPREAD[((v >> (8 * k)) & 0xff) as usize];
-            let bytes = byte(v0) | byte(v1) << 1 | byte(v2) << 2 | byte(v3) << 3;
-            chunk.copy_from_slice(&bytes.to_le_bytes()[..chunk.len()]);
-        }
-    }
-    out
 }
 
 struct Search {

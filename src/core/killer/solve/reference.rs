@@ -1,45 +1,68 @@
-//! The Killer solver as it was before the dirty-set rewrite, kept verbatim
-//! (test builds only) so the tests can hold the new one to the same
-//! fixpoints, conflicts, counts and solutions on any input.
-
-#![allow(dead_code)]
+//! Killer propagation and search exactly as docs/formats.md "Propagation"
+//! defines them, written to be read: the specification and the test oracle
+//! the solver is held to (tests only).
+//!
+//! The board is each cell's candidates (bit `d - 1` for digit `d`). Three
+//! rules, in a fixed order, from the top after any change:
+//!
+//! 1. *Deduce*: a cell with one candidate left is placed, and its digit
+//!    leaves the cell's neighbours (its row, column and box, then the other
+//!    cells of its cage).
+//! 2. *Eliminate*: in each row, column and box, a digit with one place left
+//!    goes there; a digit with no place is a contradiction.
+//! 3. *Cages*: a cage keeps only the digits of the combinations (distinct
+//!    digits adding to its sum) its cells can hold one each; a digit every
+//!    such combination needs goes to its only place in the cage, or, when
+//!    its places in the cage share a row, column or box, leaves the rest of
+//!    that unit.
+//!
+//! The search counts solutions up to two, branching on the first cell with
+//! the fewest candidates, each candidate in turn, propagating after each.
+//! The solver (`solve.rs` and the rule files beside it) reaches the same
+//! fixpoint from a worklist and searches with more rules; on a
+//! contradiction at the root it falls back to this order, so its board and
+//! conflict are this reference's, which the tests check on any input.
 
 use crate::core::grid::{CELLS, PEERS, UNITS, box_of};
-use crate::core::puzzle::KILLER_SEARCH_LIMIT;
+use crate::core::kind::KILLER_SEARCH_LIMIT;
+use crate::core::matching::perfect;
 
 use super::super::cages::combinations;
+pub use super::Conflict;
 
-/// Candidates of all cells (9-bit masks) and which placed cells have already
-/// been removed from their neighbours.
+/// Every digit.
+const ALL: u16 = 0x1ff;
+
+/// Candidates of all cells, and which placed cells have already been
+/// removed from their neighbours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Board {
     pub cand: [u16; CELLS],
-    pushed: u128,
+    deduced: [bool; CELLS],
 }
 
 impl Board {
     pub fn new(cand: [u16; CELLS]) -> Board {
-        Board { cand, pushed: 0 }
+        Board {
+            cand,
+            deduced: [false; CELLS],
+        }
     }
 }
 
-pub use super::Conflict;
-
-/// One cage as the solver sees it: up to nine cells and a sum.
-#[derive(Clone, Copy, Debug)]
-struct Line {
-    cells: [u8; 9],
-    len: usize,
+/// One cage: its cells in the order given, and its sum.
+#[derive(Clone, Debug)]
+struct Cage {
+    cells: Vec<usize>,
     sum: u8,
 }
 
-/// The fixed data of one puzzle: cages and each cell's neighbours (its 20
-/// Sudoku peers plus cage mates outside them), built once before searching.
+/// The puzzle's cages and each cell's neighbours: its 20 Sudoku peers,
+/// then its cage mates that are not among them, in cage order.
 #[derive(Clone, Debug)]
 pub struct Solver {
-    lines: Vec<Line>,
-    neighbours: [[u8; 28]; CELLS],
-    neighbour_len: [u8; CELLS],
+    cages: Vec<Cage>,
+    neighbours: Vec<Vec<usize>>,
 }
 
 /// What the search found: 0, 1 or 2 (two or more) solutions, and the first.
@@ -51,199 +74,172 @@ pub struct Count {
     pub solution: [u16; CELLS],
 }
 
+fn is_single(m: u16) -> bool {
+    m.count_ones() == 1
+}
+
 impl Solver {
     /// `cages`: the cells of each cage (at most nine each) and its sum.
     pub fn new(cages: &[(Vec<u8>, u8)]) -> Solver {
-        let mut lines = Vec::with_capacity(cages.len());
-        let mut neighbours = [[0u8; 28]; CELLS];
-        let mut neighbour_len = [0u8; CELLS];
-        for (c, peers) in PEERS.iter().enumerate() {
-            neighbours[c][..20].copy_from_slice(peers);
-            neighbour_len[c] = 20;
-        }
-        for (cells, sum) in cages {
-            let mut line = Line {
-                cells: [0; 9],
-                len: cells.len().min(9),
+        let cages: Vec<Cage> = cages
+            .iter()
+            .map(|(cells, sum)| Cage {
+                cells: cells.iter().take(9).map(|&c| usize::from(c)).collect(),
                 sum: *sum,
-            };
-            line.cells[..line.len].copy_from_slice(&cells[..line.len]);
-            for &a in &line.cells[..line.len] {
-                for &b in &line.cells[..line.len] {
-                    let (a, b) = (a as usize, b as usize);
-                    let len = neighbour_len[a] as usize;
-                    if a != b && !neighbours[a][..len].contains(&(b as u8)) {
-                        neighbours[a][len] = b as u8;
-                        neighbour_len[a] += 1;
+            })
+            .collect();
+        let mut neighbours: Vec<Vec<usize>> = PEERS
+            .iter()
+            .map(|peers| peers.iter().map(|&p| usize::from(p)).collect())
+            .collect();
+        for cage in &cages {
+            for &a in &cage.cells {
+                for &b in &cage.cells {
+                    if a != b && !neighbours[a].contains(&b) {
+                        neighbours[a].push(b);
                     }
                 }
             }
-            lines.push(line);
         }
-        Solver {
-            lines,
-            neighbours,
-            neighbour_len,
-        }
+        Solver { cages, neighbours }
     }
 
-    /// Applies every rule until nothing changes.
+    /// Applies the rules in their order until nothing changes.
     pub fn propagate(&self, b: &mut Board) -> Result<(), Conflict> {
         loop {
-            self.push_placed(b)?;
-            if self.hidden_singles(b)? {
-                continue;
-            }
-            if self.cage_lines(b)? {
+            self.deduce(b)?;
+            if self.eliminate(b)? || self.cage_rule(b)? {
                 continue;
             }
             return Ok(());
         }
     }
 
-    /// Deduce: each placed digit leaves its neighbours.
-    fn push_placed(&self, b: &mut Board) -> Result<(), Conflict> {
+    /// Rule 1, in passes over the cells in reading order until a pass
+    /// places nothing new. A cell with no candidate is a contradiction.
+    fn deduce(&self, b: &mut Board) -> Result<(), Conflict> {
         loop {
-            let mut todo = !b.pushed & ((1u128 << CELLS) - 1);
-            if todo == 0 {
-                return Ok(());
-            }
-            let mut any = false;
-            while todo != 0 {
-                let c = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                let m = b.cand[c];
-                if m == 0 {
-                    return Err(Conflict::Cell(c));
-                }
-                if m & (m - 1) != 0 {
+            let mut placed_any = false;
+            for c in 0..CELLS {
+                if b.deduced[c] {
                     continue;
                 }
-                b.pushed |= 1 << c;
-                any = true;
-                for &n in &self.neighbours[c][..self.neighbour_len[c] as usize] {
-                    let n = n as usize;
-                    if b.cand[n] & m != 0 {
-                        b.cand[n] &= !m;
+                let digit = b.cand[c];
+                if digit == 0 {
+                    return Err(Conflict::Cell(c));
+                }
+                if !is_single(digit) {
+                    continue;
+                }
+                b.deduced[c] = true;
+                placed_any = true;
+                for &n in &self.neighbours[c] {
+                    if b.cand[n] & digit != 0 {
+                        b.cand[n] &= !digit;
                         if b.cand[n] == 0 {
                             return Err(Conflict::Cell(n));
                         }
                     }
                 }
             }
-            if !any {
+            if !placed_any {
                 return Ok(());
             }
         }
     }
 
-    /// Eliminate along row, column and box lines: a digit with one place goes there.
-    fn hidden_singles(&self, b: &mut Board) -> Result<bool, Conflict> {
+    /// Rule 2 over the 27 units in order (rows, columns, boxes), digits in
+    /// order; whether anything changed.
+    fn eliminate(&self, b: &mut Board) -> Result<bool, Conflict> {
         let mut changed = false;
         for (u, unit) in UNITS.iter().enumerate() {
-            let (mut once, mut twice) = (0u16, 0u16);
-            for &c in unit {
-                let m = b.cand[c as usize];
-                twice |= once & m;
-                once |= m;
+            let places = |b: &Board, d: u32| {
+                unit.iter()
+                    .filter(|&&c| b.cand[usize::from(c)] >> d & 1 != 0)
+                    .count()
+            };
+            if let Some(d) = (0..9).find(|&d| places(b, d) == 0) {
+                return Err(Conflict::Unit(u, d));
             }
-            if once != 0x1ff {
-                return Err(Conflict::Unit(u, (!once & 0x1ff).trailing_zeros()));
-            }
-            let mut single = once & !twice;
-            while single != 0 {
-                let bit = single & single.wrapping_neg();
-                single ^= bit;
-                for &c in unit {
-                    let m = &mut b.cand[c as usize];
-                    if *m & bit != 0 {
-                        if *m != bit {
-                            *m = bit;
-                            changed = true;
-                        }
-                        break;
-                    }
+            let singles: Vec<u32> = (0..9).filter(|&d| places(b, d) == 1).collect();
+            for d in singles {
+                let bit = 1 << d;
+                // The one place, if an earlier single of this unit has not
+                // taken it.
+                let place = unit
+                    .iter()
+                    .map(|&c| usize::from(c))
+                    .find(|&c| b.cand[c] & bit != 0);
+                if let Some(c) = place
+                    && b.cand[c] != bit
+                {
+                    b.cand[c] = bit;
+                    changed = true;
                 }
             }
         }
         Ok(changed)
     }
 
-    /// The cage lines: only digits of combinations that fit survive, and a
-    /// digit every fitting combination needs, with one place left, goes there.
-    fn cage_lines(&self, b: &mut Board) -> Result<bool, Conflict> {
+    /// Rule 3 over the cages in order; whether anything changed.
+    fn cage_rule(&self, b: &mut Board) -> Result<bool, Conflict> {
         let mut changed = false;
-        for (k, line) in self.lines.iter().enumerate() {
-            let cells = &line.cells[..line.len];
-            let mut masks = [0u16; 9];
-            let mut union = 0;
-            let mut placed = 0;
-            for (m, &c) in masks.iter_mut().zip(cells) {
-                *m = b.cand[c as usize];
-                union |= *m;
-                if *m & (*m - 1) == 0 {
-                    placed |= *m;
-                }
-            }
-            let masks = &masks[..line.len];
-            let (mut allowed, mut required) = (0u16, 0x1ffu16);
-            for &set in combinations(line.len, line.sum) {
-                if set & !union != 0
-                    || placed & !set != 0
-                    || allowed | set == allowed && required & set == required
-                {
-                    // Needs a digit no cell has, misses a placed digit, or adds nothing.
-                    continue;
-                }
-                if masks.iter().all(|&m| m & set != 0) && has_matching(masks, set) {
-                    allowed |= set;
-                    required &= set;
-                }
-            }
+        for (k, cage) in self.cages.iter().enumerate() {
+            let masks: Vec<u16> = cage.cells.iter().map(|&c| b.cand[c]).collect();
+            let placed = masks
+                .iter()
+                .filter(|&&m| is_single(m))
+                .fold(0, |p, &m| p | m);
+            // The combinations the cells can hold, one digit each.
+            let fitting = combinations(cage.cells.len(), cage.sum)
+                .iter()
+                .filter(|&&set| perfect(&masks, set));
+            let (allowed, required) = fitting.fold((0, ALL), |(a, r), &set| (a | set, r & set));
             if allowed == 0 {
                 return Err(Conflict::Cage(k));
             }
-            for &c in cells {
-                let m = &mut b.cand[c as usize];
-                if *m & !allowed != 0 {
-                    *m &= allowed;
-                    if *m == 0 {
-                        return Err(Conflict::Cell(c as usize));
+            for &c in &cage.cells {
+                if b.cand[c] & !allowed != 0 {
+                    b.cand[c] &= allowed;
+                    if b.cand[c] == 0 {
+                        return Err(Conflict::Cell(c));
                     }
                     changed = true;
                 }
             }
-            let mut need = required & !placed;
-            while need != 0 {
-                let bit = need & need.wrapping_neg();
-                need ^= bit;
-                let (mut at, mut places) = (0usize, 0u128);
-                let (mut rows, mut cols, mut boxes) = (0u16, 0u16, 0u16);
-                for &c in cells {
-                    let c = c as usize;
-                    if b.cand[c] & bit != 0 {
-                        at = c;
-                        places |= 1 << c;
-                        rows |= 1 << (c / 9);
-                        cols |= 1 << (c % 9);
-                        boxes |= 1 << box_of(c);
+            for d in (0..9).filter(|&d| (required & !placed) >> d & 1 != 0) {
+                let bit = 1u16 << d;
+                let places: Vec<usize> = cage
+                    .cells
+                    .iter()
+                    .copied()
+                    .filter(|&c| b.cand[c] & bit != 0)
+                    .collect();
+                match places[..] {
+                    [] => return Err(Conflict::CageDigit(k, d)),
+                    [c] => {
+                        if b.cand[c] != bit {
+                            b.cand[c] = bit;
+                            changed = true;
+                        }
                     }
-                }
-                match places.count_ones() {
-                    0 => return Err(Conflict::CageDigit(k, bit.trailing_zeros())),
-                    1 if b.cand[at] != bit => {
-                        b.cand[at] = bit;
-                        changed = true;
-                    }
-                    1 => {}
                     _ => {
-                        // The digit is in the cage, at one of these places; if they share
-                        // a row, column or box, it can be nowhere else in that unit.
-                        for (lines, base) in [(rows, 0), (cols, 9), (boxes, 18)] {
-                            if lines.count_ones() == 1 {
-                                let unit = &UNITS[base + lines.trailing_zeros() as usize];
-                                changed |= remove_outside(b, unit, places, bit)?;
-                            }
+                        // The digit is in the cage, at one of these places:
+                        // a row, column or box holding them all holds it
+                        // nowhere else.
+                        let row = places[0] / 9;
+                        let col = places[0] % 9;
+                        let boxed = box_of(places[0]);
+                        let units = [
+                            places.iter().all(|&c| c / 9 == row).then_some(row),
+                            places.iter().all(|&c| c % 9 == col).then_some(9 + col),
+                            places
+                                .iter()
+                                .all(|&c| box_of(c) == boxed)
+                                .then_some(18 + boxed),
+                        ];
+                        for u in units.into_iter().flatten() {
+                            changed |= remove_outside(b, &UNITS[u], &places, bit)?;
                         }
                     }
                 }
@@ -268,31 +264,17 @@ impl Solver {
         if count.nodes > KILLER_SEARCH_LIMIT {
             return;
         }
-        let mut best = None;
-        let mut fewest = u32::MAX;
-        for (c, &m) in b.cand.iter().enumerate() {
-            let n = m.count_ones();
-            if n > 1 && n < fewest {
-                fewest = n;
-                best = Some(c);
-                if n == 2 {
-                    break;
-                }
-            }
-        }
-        let Some(c) = best else {
+        let open = (0..CELLS).filter(|&c| b.cand[c].count_ones() > 1);
+        let Some(c) = open.min_by_key(|&c| b.cand[c].count_ones()) else {
             if count.found == 0 {
                 count.solution = b.cand;
             }
             count.found += 1;
             return;
         };
-        let mut options = b.cand[c];
-        while options != 0 {
-            let bit = options & options.wrapping_neg();
-            options ^= bit;
+        for d in (0..9).filter(|&d| b.cand[c] >> d & 1 != 0) {
             let mut next = *b;
-            next.cand[c] = bit;
+            next.cand[c] = 1 << d;
             if self.propagate(&mut next).is_ok() {
                 self.search(&next, count);
                 if count.found >= 2 || count.nodes > KILLER_SEARCH_LIMIT {
@@ -301,19 +283,19 @@ impl Solver {
             }
         }
     }
-
-    /// The cells of cage `k`, for naming it in messages.
-    pub fn cage_cells(&self, k: usize) -> &[u8] {
-        self.lines.get(k).map_or(&[], |l| &l.cells[..l.len])
-    }
 }
 
-/// Removes `bit` from the cells of `unit` outside `keep`; whether anything changed.
-fn remove_outside(b: &mut Board, unit: &[u8; 9], keep: u128, bit: u16) -> Result<bool, Conflict> {
+/// Removes `bit` from the cells of `unit` outside `keep`; whether anything
+/// changed.
+fn remove_outside(
+    b: &mut Board,
+    unit: &[u8; 9],
+    keep: &[usize],
+    bit: u16,
+) -> Result<bool, Conflict> {
     let mut changed = false;
-    for &o in unit {
-        let o = o as usize;
-        if keep >> o & 1 == 0 && b.cand[o] & bit != 0 {
+    for o in unit.iter().map(|&o| usize::from(o)) {
+        if !keep.contains(&o) && b.cand[o] & bit != 0 {
             b.cand[o] &= !bit;
             if b.cand[o] == 0 {
                 return Err(Conflict::Cell(o));
@@ -322,25 +304,4 @@ fn remove_outside(b: &mut Board, unit: &[u8; 9], keep: u128, bit: u16) -> Result
         }
     }
     Ok(changed)
-}
-
-/// Whether the cells can take the digits of `set` (as many as cells) one each:
-/// a perfect matching by augmenting paths, at most 9x9 steps per cell.
-fn has_matching(masks: &[u16], set: u16) -> bool {
-    fn augment(i: usize, masks: &[u16], set: u16, owner: &mut [usize; 9], seen: &mut u16) -> bool {
-        let mut options = masks[i] & set & !*seen;
-        while options != 0 {
-            let bit = options & options.wrapping_neg();
-            options ^= bit;
-            *seen |= bit;
-            let d = bit.trailing_zeros() as usize;
-            if owner[d] == usize::MAX || augment(owner[d], masks, set, owner, seen) {
-                owner[d] = i;
-                return true;
-            }
-        }
-        false
-    }
-    let mut owner = [usize::MAX; 9];
-    (0..masks.len()).all(|i| augment(i, masks, set, &mut owner, &mut 0))
 }

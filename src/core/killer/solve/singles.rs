@@ -84,6 +84,7 @@ fn place_single(
 
 /// Eliminate along the row-, column- or box-digit lines of unit `u`: a digit
 /// with one place goes there; whether anything changed.
+#[inline]
 pub(super) fn unit_singles(u: usize, b: &mut Board, dirty: &mut Dirty) -> Result<bool, Conflict> {
     let unit = &UNITS[u];
     let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);

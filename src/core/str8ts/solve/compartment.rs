@@ -13,8 +13,8 @@
 //! the straights holding one of them are checked again, and with none such
 //! and no needed digit lost the rerun stops at once.
 
+use super::super::straights::{fitting_lows, needed, reach_down, reach_up};
 use super::layout::{LINE_CELLS, Layout};
-use super::straights::{fitting_lows, needed, reach_down, reach_up};
 use super::work::{Cells, Dead, Fits, Work};
 
 impl Layout {

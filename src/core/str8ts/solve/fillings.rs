@@ -14,8 +14,8 @@
 
 use crate::core::matching::fill;
 
+use super::super::straights::{ones, reachable, split};
 use super::layout::{LINE_CELLS, Layout};
-use super::straights::{ones, reachable, split};
 use super::work::{Cells, Fits, Work};
 
 impl Layout {

@@ -32,25 +32,6 @@ pub(super) const LINE_CELLS: [[u8; 9]; 18] = {
     t
 };
 
-/// The 16 cells sharing a row or a column with each cell.
-pub(super) const LINE_PEERS: [[u8; 16]; CELLS] = {
-    let mut p = [[0u8; 16]; CELLS];
-    let mut c = 0;
-    while c < CELLS {
-        let mut n = 0;
-        let mut o = 0;
-        while o < CELLS {
-            if o != c && (o / 9 == c / 9 || o % 9 == c % 9) {
-                p[c][n] = o as u8;
-                n += 1;
-            }
-            o += 1;
-        }
-        c += 1;
-    }
-    p
-};
-
 /// One compartment: its line, and its first position and length along it.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Run {

@@ -17,11 +17,11 @@
 //! nodes on, for `SETS_FOR` nodes, each node also runs the set tally. The
 //! search stops at two solutions or past [`STR8TS_SEARCH_LIMIT`] nodes.
 
-use crate::core::puzzle::STR8TS_SEARCH_LIMIT;
+use crate::core::kind::STR8TS_SEARCH_LIMIT;
 
+use super::super::straights::ones;
 use super::layout::Layout;
 use super::sets::{SETS_AFTER, SETS_FOR};
-use super::straights::ones;
 use super::work::{Cells, Dead, Fits, Work};
 
 /// Every line, as bits.

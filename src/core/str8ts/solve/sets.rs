@@ -11,8 +11,8 @@
 //! refutes lies far above, so it runs on every node in that window, not
 //! only when a line's straights changed.
 
+use super::super::straights::{ones, reach_down, reachable};
 use super::layout::{LINE_CELLS, Layout};
-use super::straights::{ones, reach_down, reachable};
 use super::work::{Cells, Dead, Fits};
 
 /// Search nodes after which the set tally ([`Layout::sets`]) runs too.

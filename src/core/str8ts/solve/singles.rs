@@ -2,8 +2,9 @@
 //! the other cells of its row and column. Meeting it in a black cell, or in
 //! a cell it already fills, is a contradiction (the digit twice in a line).
 
-use super::layout::{LINE_PEERS, Layout};
+use super::layout::Layout;
 use super::work::{Cells, Dead, Work};
+use crate::core::grid::LINE_PEERS;
 
 impl Layout {
     /// Removes the digit placed in cell `i` from its row and column.

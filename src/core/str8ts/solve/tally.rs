@@ -13,9 +13,9 @@
 //! whose straights changed; the per-digit counts move with each changed
 //! line and are compared nine digits at once ([`super::lanes`]).
 
+use super::super::straights::{needed, reach_down, reach_up, reachable};
 use super::lanes::{LANE, LANE_MASK, LANE_TOPS, clash, equal, lanes};
 use super::layout::{LINE_CELLS, Layout};
-use super::straights::{needed, reach_down, reach_up, reachable};
 use super::work::{Cells, Dead, Fits, Work};
 
 impl Layout {

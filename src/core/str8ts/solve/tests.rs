@@ -3,6 +3,7 @@ use super::*;
 use crate::core::grid::CELLS;
 
 use super::super::compartment::Direction;
+use super::super::propagate as reference;
 
 const REAL_LEGACY: &str = include_str!("../../../../tests/data/str8ts/real_legacy.txt");
 
@@ -50,9 +51,9 @@ fn variants() -> Vec<Board> {
 /// each, in that order.
 fn agrees_with_the_reference(board: &Board) -> (u64, u64) {
     let root = propagate(board);
-    assert_eq!(root, reference::propagate(board), "{}", board.to_packed());
+    assert_eq!(root, reference::in_order(board), "{}", board.to_packed());
     let (new, nodes) = solve_counting(board);
-    let (old, old_nodes) = reference::solve_counting(board);
+    let (old, old_nodes) = reference::count(board);
     // The search deduces more than the reference below the root, so
     // its tree differs; the answer may not.
     assert_eq!(
@@ -64,7 +65,7 @@ fn agrees_with_the_reference(board: &Board) -> (u64, u64) {
     if let Ok(root) = root {
         assert_eq!(
             solve(&root),
-            reference::solve(&root),
+            reference::count(&root).0,
             "{}",
             root.to_packed()
         );
@@ -85,14 +86,14 @@ fn the_solver_agrees_with_the_reference_on_real_puzzles_and_their_variants() {
         // on each that it settles with one solution or none, and over
         // all boards. With two solutions the search stops at the second,
         // and which branch meets it first is luck either way.
-        if n < real && matches!(solve(board), Solutions::Unique(_) | Solutions::None) {
+        if n < real && matches!(solve(board), Solutions::Unique(_) | Solutions::Unsolvable) {
             assert!(nodes <= old_nodes, "{n}: {nodes} > {old_nodes}");
         }
         total += nodes;
         old_total += old_nodes;
         kinds[match solve(board) {
             Solutions::Contradiction(_) => 0,
-            Solutions::None => 1,
+            Solutions::Unsolvable => 1,
             Solutions::Unique(_) => 2,
             Solutions::Multiple => 3,
             Solutions::GaveUp => 4,
@@ -112,7 +113,7 @@ fn str8ts_variant_nodes() {
     let (mut total, mut old_total, mut most, mut old_most, mut worse) = (0, 0, 0, 0, 0);
     for board in &variants() {
         let (new, nodes) = solve_counting(board);
-        let (old, old_nodes) = reference::solve_counting(board);
+        let (old, old_nodes) = reference::count(board);
         assert_eq!(new, old, "{}", board.to_packed());
         total += nodes;
         old_total += old_nodes;
@@ -174,13 +175,17 @@ fn set_bounds(board: &Board, set: u16) -> [(u32, u32); 2] {
 fn the_fuzz_boards_that_need_digits_counted_together_settle_with_checked_answers() {
     // 1 and 9: an 8-cell run holds exactly one of them.
     const ONE_NINE: u16 = 0b1_0000_0001;
-    let answers = [Solutions::Multiple, Solutions::None, Solutions::None];
+    let answers = [
+        Solutions::Multiple,
+        Solutions::Unsolvable,
+        Solutions::Unsolvable,
+    ];
     for (s, want) in FUZZ_SETS.into_iter().zip(answers) {
         let board = Board::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
         let (got, nodes) = solve_counting(&board);
         assert_eq!(got, want, "{s}");
         assert!(nodes <= 1000, "{s}: {nodes} nodes");
-        if got == Solutions::None {
+        if got == Solutions::Unsolvable {
             let [(rows_least, rows_most), (cols_least, cols_most)] = set_bounds(&board, ONE_NINE);
             assert!(rows_least > cols_most || cols_least > rows_most, "{s}");
         } else {
@@ -317,14 +322,14 @@ fn sparse_boards_settle_well_inside_the_node_limit_with_checked_answers() {
             Solutions::Unique(sol) => {
                 let bits = sol.masks().map(Mask::bits);
                 assert_eq!(wrong(&board, &bits), None, "{name}");
-                assert_eq!(solve(&board), reference::solve(&board), "{name}");
+                assert_eq!(solve(&board), reference::count(&board).0, "{name}");
             }
             // The root's verdict, reached by the same rules as the
             // reference's.
             Solutions::Contradiction(_) => {
-                assert_eq!(got, reference::solve(&board), "{name}");
+                assert_eq!(got, reference::count(&board).0, "{name}");
             }
-            Solutions::None | Solutions::GaveUp => panic!("{name}: {got:?}"),
+            Solutions::Unsolvable | Solutions::GaveUp => panic!("{name}: {got:?}"),
         }
     }
 }
@@ -361,7 +366,7 @@ proptest::proptest! {
                 let bits = sol.masks().map(Mask::bits);
                 proptest::prop_assert_eq!(wrong(&board, &bits), None, "{}", s);
             }
-            Solutions::Contradiction(_) | Solutions::None => {}
+            Solutions::Contradiction(_) | Solutions::Unsolvable => {}
             Solutions::GaveUp => proptest::prop_assert!(false, "{s}: gave up"),
         }
     }

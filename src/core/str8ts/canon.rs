@@ -6,7 +6,8 @@
 //! reversal) keep the puzzle: the dihedral group. Reflecting digits turns a
 //! straight into a straight. Owns only that; no parsing beyond the legacy form.
 
-use super::{CanonError, cell_at};
+use crate::core::grid::cell_at;
+use crate::core::kind::CanonError;
 
 const FORMAT: &str = "str8ts legacy";
 
@@ -95,8 +96,8 @@ fn parse(givens: &str) -> Result<([u8; 81], [u8; 81]), CanonError> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::sudoku::tests::SplitMix;
     use super::*;
+    use crate::splitmix::SplitMix;
     use proptest::prelude::*;
 
     fn disguise(s: &str, symmetry: u8, reflect: bool) -> String {

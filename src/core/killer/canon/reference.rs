@@ -1,15 +1,16 @@
-//! The Killer canonical form as first written, kept as the definition the
-//! fast search in the parent module must match byte for byte: forms are
-//! stored in users' archives and compared across versions, so the
-//! equivalence tests and the bench run both. Not for production use.
+//! The Killer canonical form as first written: the definition the fast
+//! search in the parent module must match byte for byte, since forms are
+//! stored in users' archives and compared across versions. The equivalence
+//! tests and the canon bench run both; it is built only for tests and with
+//! the `bench-reference` feature, never into the binary.
 //!
-//! Unchanged apart from this paragraph and its paths: do not optimise it.
+//! Kept simple on purpose: do not optimise it.
 
 use std::cmp::Ordering;
 
-use super::super::{CanonError, cell_at};
+use crate::core::grid::cell_at;
+use crate::core::kind::CanonError;
 
-const FORMAT: &str = "killer legacy";
 /// Colour characters in the order the recolouring hands them out.
 const COLOURS: &[u8; 35] = b"123456789abcdefghijklmnopqrstuvwxyz";
 
@@ -79,83 +80,15 @@ struct Puzzle {
 }
 
 impl Puzzle {
+    /// The parent module's reading of the string: the search is what this
+    /// module defines, not the parsing, so both read the same way.
     fn parse(givens: &str) -> Result<Puzzle, CanonError> {
-        let b = givens.as_bytes();
-        if b.len() != 244 && b.len() != 326 {
-            return Err(CanonError::Length {
-                format: FORMAT,
-                expected: "244 (layout,sums) or 326 (layout,sums,digits)",
-                found: givens.chars().count(),
-            });
-        }
-        // Every byte before a failing one is ASCII, so `i` is a char boundary.
-        let found = |i: usize| givens[i..].chars().next().unwrap_or('?');
-        let bad = |i: usize, cell: usize, expected: &'static str| CanonError::Character {
-            format: FORMAT,
-            index: i,
-            cell: cell_at(cell),
-            expected,
-            found: found(i),
-        };
-        let mut layout = [0u8; 81];
-        for (i, l) in layout.iter_mut().enumerate() {
-            *l = match b[i] {
-                c @ (b'1'..=b'9' | b'a'..=b'z') => c,
-                _ => return Err(bad(i, i, "a cage colour 1-9 or a-z")),
-            };
-        }
-        for sep in [81, 244] {
-            if sep < b.len() && b[sep] != b',' {
-                return Err(CanonError::Separator {
-                    format: FORMAT,
-                    index: sep,
-                    found: found(sep),
-                });
-            }
-        }
-        let mut cell_sums = [0u8; 81];
-        for (cell, s) in cell_sums.iter_mut().enumerate() {
-            let i = 82 + 2 * cell;
-            if let Some(k) = (i..i + 2).find(|&k| !b[k].is_ascii_digit()) {
-                return Err(bad(k, cell, "a sum digit 0-9"));
-            }
-            *s = (b[i] - b'0') * 10 + (b[i + 1] - b'0');
-        }
-        let digits = if b.len() == 326 {
-            let mut d = [0u8; 81];
-            for (cell, v) in d.iter_mut().enumerate() {
-                let i = 245 + cell;
-                if !b[i].is_ascii_digit() {
-                    return Err(bad(i, cell, "a digit 0-9"));
-                }
-                *v = b[i] - b'0';
-            }
-            Some(d)
-        } else {
-            None
-        };
-
-        let (cage_of, cages, first) = regions(&layout);
-        let mut sums = vec![0u8; cages];
-        for (cell, &s) in cell_sums.iter().enumerate() {
-            let cage = usize::from(cage_of[cell]);
-            if s == 0 {
-                continue;
-            }
-            if first[cage] != cell {
-                return Err(CanonError::CageSum {
-                    cell: cell_at(cell),
-                    first: cell_at(first[cage]),
-                    sum: format!("{s:02}"),
-                });
-            }
-            sums[cage] = s;
-        }
+        let read = super::Puzzle::parse(givens)?;
         Ok(Puzzle {
-            cage_of,
-            cages,
-            sums,
-            digits,
+            cage_of: read.cage_of,
+            cages: read.cages,
+            sums: read.sums[..read.cages].to_vec(),
+            digits: read.digits,
         })
     }
 
@@ -200,34 +133,7 @@ impl Puzzle {
     /// Whether every cage is still 4-connected when output cell (i, j) shows
     /// source cell (rows[i], cols[j]).
     fn keeps_cages(&self, rows: &[u8; 9], cols: &[u8; 9]) -> bool {
-        let img = self.image(rows, cols);
-        let mut parent: [u8; 81] = std::array::from_fn(|i| i as u8);
-        fn root(parent: &mut [u8; 81], mut x: usize) -> usize {
-            while usize::from(parent[x]) != x {
-                parent[x] = parent[usize::from(parent[x])];
-                x = usize::from(parent[x]);
-            }
-            x
-        }
-        let mut components = 81;
-        for cell in 0..81 {
-            let mut join = |other: usize, parent: &mut [u8; 81]| {
-                if img[other] == img[cell] {
-                    let (a, b) = (root(parent, cell), root(parent, other));
-                    if a != b {
-                        parent[a] = b as u8;
-                        components -= 1;
-                    }
-                }
-            };
-            if cell % 9 < 8 {
-                join(cell + 1, &mut parent);
-            }
-            if cell < 72 {
-                join(cell + 9, &mut parent);
-            }
-        }
-        components == self.cages
+        regions(&self.image(rows, cols)) == self.cages
     }
 
     fn image(&self, rows: &[u8; 9], cols: &[u8; 9]) -> [u8; 81] {
@@ -313,40 +219,6 @@ enum Written {
     TooManyColours(usize),
 }
 
-/// Cages: maximal 4-connected regions of one layout char, numbered in order
-/// of first cell. Returns the cage of each cell, the count and first cells.
-fn regions(layout: &[u8; 81]) -> ([u8; 81], usize, Vec<usize>) {
-    let mut cage_of = [u8::MAX; 81];
-    let mut first = Vec::new();
-    let mut stack = Vec::with_capacity(81);
-    for start in 0..81 {
-        if cage_of[start] != u8::MAX {
-            continue;
-        }
-        let id = first.len() as u8;
-        first.push(start);
-        cage_of[start] = id;
-        stack.push(start);
-        while let Some(cell) = stack.pop() {
-            let (r, c) = (cell / 9, cell % 9);
-            let near = [
-                (r > 0).then(|| cell - 9),
-                (r < 8).then_some(cell + 9),
-                (c > 0).then(|| cell - 1),
-                (c < 8).then_some(cell + 1),
-            ];
-            for n in near.into_iter().flatten() {
-                if cage_of[n] == u8::MAX && layout[n] == layout[cell] {
-                    cage_of[n] = id;
-                    stack.push(n);
-                }
-            }
-        }
-    }
-    let count = first.len();
-    (cage_of, count, first)
-}
-
 /// The box-preserving line orders (band order, then order within each band)
 /// under which every cage's set of lines stays contiguous: the necessary
 /// condition for the cage to stay connected. Lines are rows or columns.
@@ -399,4 +271,35 @@ fn extend_order(spans: &[u16], order: &mut [u8; 9], k: usize, used: u16, out: &m
             extend_order(spans, order, k + 1, used | bit, out);
         }
     }
+}
+
+/// How many 4-connected regions of equal values a picture of the grid has.
+pub(super) fn regions(img: &[u8; 81]) -> usize {
+    let mut parent: [u8; 81] = std::array::from_fn(|i| i as u8);
+    fn root(parent: &mut [u8; 81], mut x: usize) -> usize {
+        while usize::from(parent[x]) != x {
+            parent[x] = parent[usize::from(parent[x])];
+            x = usize::from(parent[x]);
+        }
+        x
+    }
+    let mut components = 81;
+    for cell in 0..81 {
+        let mut join = |other: usize, parent: &mut [u8; 81]| {
+            if img[other] == img[cell] {
+                let (a, b) = (root(parent, cell), root(parent, other));
+                if a != b {
+                    parent[a] = b as u8;
+                    components -= 1;
+                }
+            }
+        };
+        if cell % 9 < 8 {
+            join(cell + 1, &mut parent);
+        }
+        if cell < 72 {
+            join(cell + 9, &mut parent);
+        }
+    }
+    components
 }

@@ -25,7 +25,7 @@
 //! bound does not read after the best first row; the rest cannot win and are
 //! skipped unwritten, whole row orders at once when no bound of their first
 //! line can. On the 8,000 krazydad puzzles (callgrind,
-//! `--toggle-collect='*canon::killer::killer'`, canon bench `--fast-only`)
+//! `--toggle-collect='*killer::canon::killer'`, canon bench `--fast-only`)
 //! this took the search from 812.7M to 680.4M instructions (102k to 85k a
 //! puzzle), and the puzzle with the most orders (18,432 pairs a view) from
 //! 17.2M to 3.7M.
@@ -33,9 +33,11 @@
 use std::cmp::Ordering;
 use std::ops::{BitAnd, BitOr, BitOrAssign};
 
-use super::{CanonError, cell_at};
-use crate::core::killer::cages::Regions;
+use super::cages::Regions;
+use crate::core::grid::cell_at;
+use crate::core::kind::CanonError;
 
+#[cfg(any(test, feature = "bench-reference"))]
 mod reference;
 
 const FORMAT: &str = "killer legacy";
@@ -69,8 +71,7 @@ pub fn killer(givens: &str) -> Result<String, CanonError> {
 }
 
 /// [`killer`] within `limit` candidate maps, with how many it wrote.
-#[doc(hidden)]
-pub fn killer_work(givens: &str, limit: u64) -> Result<(String, u64), CanonError> {
+fn killer_work(givens: &str, limit: u64) -> Result<(String, u64), CanonError> {
     let puzzle = Puzzle::parse(givens)?;
     // Real puzzles have some thirty cages: sets of cages fit a u64, whose
     // operations cost half those of a u128. Only a puzzle of more than 64
@@ -560,9 +561,10 @@ impl Won<'_> {
     }
 }
 
-/// The same form computed by the original, slower search. Kept for the
-/// equivalence tests and the bench; not for production use.
-#[doc(hidden)]
+/// The same form computed by the readable reference search: the test
+/// oracle and the benchmark's baseline, built only for tests and with the
+/// `bench-reference` feature.
+#[cfg(any(test, feature = "bench-reference"))]
 pub fn killer_reference(givens: &str) -> Result<String, CanonError> {
     reference::killer(givens)
 }
@@ -741,34 +743,7 @@ impl Puzzle {
     /// check of `Bent`.
     #[cfg(test)]
     fn keeps_cages(&self, rows: &[u8; 9], cols: &[u8; 9]) -> bool {
-        let img = self.image(rows, cols);
-        let mut parent: [u8; 81] = std::array::from_fn(|i| i as u8);
-        fn root(parent: &mut [u8; 81], mut x: usize) -> usize {
-            while usize::from(parent[x]) != x {
-                parent[x] = parent[usize::from(parent[x])];
-                x = usize::from(parent[x]);
-            }
-            x
-        }
-        let mut components = 81;
-        for cell in 0..81 {
-            let mut join = |other: usize, parent: &mut [u8; 81]| {
-                if img[other] == img[cell] {
-                    let (a, b) = (root(parent, cell), root(parent, other));
-                    if a != b {
-                        parent[a] = b as u8;
-                        components -= 1;
-                    }
-                }
-            };
-            if cell % 9 < 8 {
-                join(cell + 1, &mut parent);
-            }
-            if cell < 72 {
-                join(cell + 9, &mut parent);
-            }
-        }
-        components == self.cages
+        reference::regions(&self.image(rows, cols)) == self.cages
     }
 
     #[cfg(test)]
@@ -1012,12 +987,12 @@ impl Walk<'_> {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use proptest::prelude::*;
 
-    use super::super::sudoku::tests::SplitMix;
     use super::*;
     use crate::core::killer::krazydad::{FIRST500, rows};
+    use crate::splitmix::SplitMix;
 
     /// The search without its bound: the tests compare it with the
     /// reference on layouts of every symmetry, bounded or not.

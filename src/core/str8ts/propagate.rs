@@ -1,43 +1,47 @@
-//! Test-only copy of the solver as it was before the search got its own
-//! stronger rules: the reference the new solver is compared against (root
-//! fixpoint, contradiction message, count, solution) and timed against in the
-//! speed test. Do not change it.
+//! Propagation exactly as docs/formats.md "Propagation" defines it for
+//! Str8ts, written to be read: the specification, the test oracle and the
+//! wording of every contradiction message.
+//!
+//! Two rules, applied in a fixed order until nothing changes: every placed
+//! digit leaves the other cells of its row and column (*spread*; a digit
+//! in a black cell counts), then every compartment that changed keeps only
+//! the digits of the straights that still fit it, and a digit every such
+//! straight needs goes to its only place there and leaves the rest of the
+//! compartment's line. Each pass rescans every cell and every changed
+//! compartment, on `Mask` values; which straights fit a compartment is the
+//! type's `straights` arithmetic, tested on its own against trying every
+//! assignment.
+//!
+//! The solver (`solve`) reaches the same fixpoint faster, from a worklist:
+//! the rules only remove candidates, so the fixpoint does not depend on the
+//! order. Which contradiction is met first does, and the message stored
+//! with a puzzle is the one this order meets first, so the solver hands a
+//! root that contradicts itself to [`in_order`] for its message. Cold: a
+//! few boards in a corpus. Tests hold the solver to [`in_order`] on the
+//! root fixpoint and to [`count`], a plain search over these rules, on the
+//! answer.
 
 use crate::core::grid::CELLS;
 use crate::core::mask::{Digit, Mask, Remaining};
 
-use super::super::CELL;
-use super::super::board::Board;
-use super::super::compartment::{Compartment, Direction};
-use super::Solutions;
+use crate::core::grid::LINE_PEERS;
 
-/// The reference deduces less below the root and so needs more nodes (5,001
-/// and more where the search needs 32, on a variant of a real puzzle); as
-/// the oracle it keeps the limit all types shared before each had its own.
-const STR8TS_SEARCH_LIMIT: u64 = 50_000;
+use super::CELL;
+use super::board::Board;
+use super::compartment::{Compartment, Direction};
+use super::straights::fitting;
 
-/// The 16 cells sharing a row or a column with each cell.
-const LINE_PEERS: [[u8; 16]; CELLS] = {
-    let mut p = [[0u8; 16]; CELLS];
-    let mut c = 0;
-    while c < CELLS {
-        let mut n = 0;
-        let mut o = 0;
-        while o < CELLS {
-            if o != c && (o / 9 == c / 9 || o % 9 == c % 9) {
-                p[c][n] = o as u8;
-                n += 1;
-            }
-            o += 1;
-        }
-        c += 1;
-    }
-    p
-};
-
-/// The straight of `len` consecutive digits starting at `low` (1-based), as a mask.
-const fn straight(low: usize, len: usize) -> u16 {
-    ((1u16 << len) - 1) << (low - 1)
+/// Propagation to the fixpoint in the reference order: every cell and
+/// every changed compartment rescanned each pass. `Err` holds the message
+/// of the first contradiction met that way.
+pub(super) fn in_order(board: &Board) -> Result<Board, String> {
+    let rules = Rules::new(board);
+    let mut cells = *board.masks();
+    let mut spread = [false; CELLS];
+    rules
+        .propagate(&mut cells, &mut spread, ALL_DIRTY)
+        .map_err(|c| rules.describe(c))?;
+    Ok(board.with_masks(cells))
 }
 
 /// Why propagation stopped: kept small and cheap because the search meets
@@ -109,95 +113,7 @@ impl<'a> Rules<'a> {
     }
 }
 
-/// Runs propagation to its fixpoint. `Err` holds the contradiction's message.
-pub fn propagate(board: &Board) -> Result<Board, String> {
-    let rules = Rules::new(board);
-    let mut cells = *board.masks();
-    let mut spread = [false; CELLS];
-    rules
-        .propagate(&mut cells, &mut spread, ALL_DIRTY)
-        .map_err(|c| rules.describe(c))?;
-    Ok(board.with_masks(cells))
-}
-
-/// Counts solutions, stopping at two, and keeps the solution when it is unique.
-pub fn solve(board: &Board) -> Solutions {
-    solve_counting(board).0
-}
-
-/// [`solve`] with the number of search nodes it visited.
-pub fn solve_counting(board: &Board) -> (Solutions, u64) {
-    let rules = Rules::new(board);
-    let mut cells = *board.masks();
-    let mut spread = [false; CELLS];
-    if let Err(c) = rules.propagate(&mut cells, &mut spread, ALL_DIRTY) {
-        return (Solutions::Contradiction(rules.describe(c)), 0);
-    }
-    let mut found = None;
-    let mut count = 0;
-    let mut nodes = 0;
-    rules.search(cells, spread, &mut count, &mut found, &mut nodes);
-    if nodes > STR8TS_SEARCH_LIMIT && count < 2 {
-        return (Solutions::GaveUp, nodes);
-    }
-    let s = match (count, found) {
-        (0, _) => Solutions::None,
-        (1, Some(cells)) => Solutions::Unique(Box::new(board.with_masks(cells))),
-        _ => Solutions::Multiple,
-    };
-    (s, nodes)
-}
-
 impl Rules<'_> {
-    /// Depth-first search over a propagated board, branching on the white
-    /// cell with the fewest candidates; stops once two solutions are known.
-    fn search(
-        &self,
-        cells: [Mask; CELLS],
-        spread: [bool; CELLS],
-        count: &mut u32,
-        found: &mut Option<[Mask; CELLS]>,
-        nodes: &mut u64,
-    ) {
-        *nodes += 1;
-        if *nodes > STR8TS_SEARCH_LIMIT {
-            return;
-        }
-        let mut best: Option<(usize, u32)> = None;
-        for (i, m) in cells.iter().enumerate() {
-            let n = m.len();
-            if !self.black[i] && n >= 2 && best.is_none_or(|(_, b)| n < b) {
-                best = Some((i, n));
-                if n == 2 {
-                    break;
-                }
-            }
-        }
-        let Some((i, _)) = best else {
-            // Propagation at its fixpoint checked every line and compartment,
-            // so a board with every white cell placed is a solution.
-            *count += 1;
-            if found.is_none() {
-                *found = Some(cells);
-            }
-            return;
-        };
-        for d in cells[i].digits() {
-            let mut next = cells;
-            let mut next_spread = spread;
-            next[i] = d.mask();
-            if self
-                .propagate(&mut next, &mut next_spread, self.member[i])
-                .is_ok()
-            {
-                self.search(next, next_spread, count, found, nodes);
-                if *count >= 2 || *nodes > STR8TS_SEARCH_LIMIT {
-                    return;
-                }
-            }
-        }
-    }
-
     /// Applies the rules until nothing changes. `spread` says which placed
     /// digits were already removed from their lines; `dirty` which
     /// compartments may have changed since their rule last ran.
@@ -240,10 +156,10 @@ impl Rules<'_> {
         }
     }
 
-    /// Removes the digit placed in cell `i` from its row and column.
+    /// Removes the digit placed in cell `i` from its row and column, the
+    /// other cells in reading order.
     fn spread(&self, cells: &mut [Mask; CELLS], i: usize, d: Digit) -> Result<(), Conflict> {
-        for &p in &LINE_PEERS[i] {
-            let p = usize::from(p);
+        for p in LINE_PEERS[i].map(usize::from) {
             if !cells[p].contains(d) {
                 continue;
             }
@@ -283,12 +199,11 @@ fn compartment(cells: &mut [Mask; CELLS], comp: &Compartment) -> Result<(), Loca
     let allowed = &allowed[..len];
     let mut union = 0u16;
     let mut needed = Mask::ALL.bits();
-    for low in 1..=10 - len {
-        let s = straight(low, len);
-        if fits(allowed, s) {
-            union |= s;
-            needed &= s;
-        }
+    let mut fit = [0u16; 9];
+    let n = fitting(allowed, &mut fit);
+    for &s in &fit[..n] {
+        union |= s;
+        needed &= s;
     }
     if union == 0 {
         return Err(Local::NoStraight);
@@ -332,42 +247,83 @@ fn line_outside(comp: &Compartment) -> impl Iterator<Item = usize> {
         .map(move |k| if row { line * 9 + k } else { k * 9 + line })
 }
 
-/// Whether the cells (with candidate bits `allowed`) can hold the straight `s`
-/// exactly: a perfect matching of cells to its digits (Kuhn's augmenting
-/// paths; at most nine cells, so this is a few dozen steps).
-fn fits(allowed: &[u16], s: u16) -> bool {
-    let mut cover = 0u16;
-    for &a in allowed {
-        if a & s == 0 {
-            return false;
-        }
-        cover |= a & s;
+/// The oracle's own node limit. It deduces less below the root than the
+/// solver and so needs more nodes (5,001 and more where the solver needs
+/// 32, on a variant of a real puzzle): it keeps the limit all types shared
+/// before each had its own.
+#[cfg(test)]
+const ORACLE_LIMIT: u64 = 50_000;
+
+/// The plain search over these rules, for the tests: depth first,
+/// branching on the white cell with the fewest candidates, propagating
+/// after each choice, up to two solutions; with the nodes it visited.
+#[cfg(test)]
+pub(super) fn count(board: &Board) -> (super::Solutions, u64) {
+    use super::Solutions;
+
+    let rules = Rules::new(board);
+    let mut cells = *board.masks();
+    let mut spread = [false; CELLS];
+    if let Err(c) = rules.propagate(&mut cells, &mut spread, ALL_DIRTY) {
+        return (Solutions::Contradiction(rules.describe(c)), 0);
     }
-    if cover != s {
-        return false;
-    }
-    // owner[d] = 1 + the cell holding digit bit d, 0 for none.
-    let mut owner = [0u8; 9];
-    for k in 0..allowed.len() {
-        let mut visited = 0u16;
-        if !augment(k, allowed, s, &mut visited, &mut owner) {
-            return false;
-        }
-    }
-    true
+    let mut search = Search {
+        rules: &rules,
+        found: None,
+        count: 0,
+        nodes: 0,
+    };
+    search.run(cells, spread);
+    let solutions = match (search.count, search.found) {
+        (0 | 1, _) if search.nodes > ORACLE_LIMIT => Solutions::GaveUp,
+        (0, _) => Solutions::Unsolvable,
+        (1, Some(cells)) => Solutions::Unique(Box::new(board.with_masks(cells))),
+        _ => Solutions::Multiple,
+    };
+    (solutions, search.nodes)
 }
 
-fn augment(k: usize, allowed: &[u16], s: u16, visited: &mut u16, owner: &mut [u8; 9]) -> bool {
-    let mut free = allowed[k] & s & !*visited;
-    while free != 0 {
-        let bit = free.trailing_zeros() as usize;
-        free &= free - 1;
-        *visited |= 1 << bit;
-        let holder = usize::from(owner[bit]);
-        if holder == 0 || augment(holder - 1, allowed, s, visited, owner) {
-            owner[bit] = k as u8 + 1;
-            return true;
+#[cfg(test)]
+struct Search<'a, 'b> {
+    rules: &'a Rules<'b>,
+    found: Option<[Mask; CELLS]>,
+    count: u32,
+    nodes: u64,
+}
+
+#[cfg(test)]
+impl Search<'_, '_> {
+    fn done(&self) -> bool {
+        self.count >= 2 || self.nodes > ORACLE_LIMIT
+    }
+
+    fn run(&mut self, cells: [Mask; CELLS], spread: [bool; CELLS]) {
+        self.nodes += 1;
+        if self.nodes > ORACLE_LIMIT {
+            return;
+        }
+        let open = (0..CELLS).filter(|&i| !self.rules.black[i] && cells[i].len() >= 2);
+        let Some(i) = open.min_by_key(|&i| cells[i].len()) else {
+            // At the fixpoint every line and compartment was checked, so a
+            // board with every white cell placed is a solution.
+            self.count += 1;
+            self.found.get_or_insert(cells);
+            return;
+        };
+        for d in cells[i].digits() {
+            let (mut next, mut next_spread) = (cells, spread);
+            next[i] = d.mask();
+            let dirty = self.rules.member[i];
+            if self
+                .rules
+                .propagate(&mut next, &mut next_spread, dirty)
+                .is_ok()
+            {
+                self.run(next, next_spread);
+                if self.done() {
+                    return;
+                }
+            }
         }
     }
-    false
 }

@@ -1,9 +1,10 @@
-//! The classic canonical form (minlex) as first written, kept as the
-//! definition the fast search in the parent module must match byte for
-//! byte: forms are stored in users' archives and compared across versions,
-//! so the equivalence tests and the bench run both. Not for production use.
+//! The classic canonical form (minlex) as first written: the definition the
+//! fast search in the parent module must match byte for byte, since forms
+//! are stored in users' archives and compared across versions. The
+//! equivalence tests and the canon bench run both; it is built only for
+//! tests and with the `bench-reference` feature, never into the binary.
 //!
-//! Unchanged apart from this paragraph and its paths: do not optimise it.
+//! Kept simple on purpose: do not optimise it.
 
 use std::cmp::Ordering;
 

@@ -21,8 +21,10 @@
 use std::cell::RefCell;
 use std::cmp::Ordering;
 
-use super::{CanonError, cell_at};
+use crate::core::grid::cell_at;
+use crate::core::kind::CanonError;
 
+#[cfg(any(test, feature = "bench-reference"))]
 mod reference;
 
 const FORMAT: &str = "sudoku legacy";
@@ -63,8 +65,7 @@ pub fn sudoku(givens: &str) -> Result<String, CanonError> {
 }
 
 /// [`sudoku`] within `limit` search steps, with how many it took.
-#[doc(hidden)]
-pub fn sudoku_work(givens: &str, limit: u64) -> Result<(String, u64), CanonError> {
+fn sudoku_work(givens: &str, limit: u64) -> Result<(String, u64), CanonError> {
     let mut grid = [0u8; 81];
     parse(givens, &mut grid)?;
     let (form, steps) = minlex(&grid, limit);
@@ -83,9 +84,10 @@ pub fn sudoku_work(givens: &str, limit: u64) -> Result<(String, u64), CanonError
     Ok((String::from_utf8(ascii).unwrap_or_default(), steps))
 }
 
-/// The same form computed by the original, slower search. Kept for the
-/// equivalence tests and the bench; not for production use.
-#[doc(hidden)]
+/// The same form computed by the readable reference search: the test
+/// oracle and the benchmark's baseline, built only for tests and with the
+/// `bench-reference` feature.
+#[cfg(any(test, feature = "bench-reference"))]
 pub fn sudoku_reference(givens: &str) -> Result<String, CanonError> {
     let mut grid = [0u8; 81];
     parse(givens, &mut grid)?;
@@ -658,6 +660,9 @@ fn unpack(row: u64) -> [u8; 9] {
     cells
 }
 
+/// The grid mirrored on its main diagonal (the reference search's
+/// transposition).
+#[cfg(any(test, feature = "bench-reference"))]
 fn transpose(grid: &[u8; 81]) -> [u8; 81] {
     let mut t = [0u8; 81];
     for (i, v) in t.iter_mut().enumerate() {
@@ -983,7 +988,7 @@ fn minlex_with(
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use super::*;
     use proptest::prelude::*;
 
