@@ -28,6 +28,7 @@
 
 mod borrowed;
 pub mod canonical;
+pub mod export;
 mod lines;
 pub mod lock;
 pub mod query;
