@@ -31,6 +31,7 @@ pub mod canonical;
 pub mod export;
 mod lines;
 pub mod lock;
+pub mod lookup;
 pub mod query;
 pub mod schema;
 pub mod stored;

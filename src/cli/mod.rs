@@ -6,6 +6,7 @@
 
 mod check;
 mod export;
+mod find;
 mod import;
 mod output;
 mod show;
@@ -39,8 +40,10 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Counts by type and clue count, solution status, imports and rejects.
     Stats(stats::StatsArgs),
-    /// Print stored puzzles, one per line.
+    /// Print stored puzzles: one string per line, or chosen columns as CSV, TSV or NDJSON.
     Export(export::ExportArgs),
+    /// Look puzzle strings up: stored exactly, as an isomorph, or not at all (exit 0 found, 1 none, 2 trouble).
+    Find(find::FindArgs),
     /// Decode one puzzle string and draw its grid, candidates and solution status.
     Show(show::ShowArgs),
 }
@@ -176,6 +179,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Check(a) => check::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Export(a) => export::run(a),
+        Command::Find(a) => find::run(a),
         Command::Show(a) => show::run(a),
     };
     match result {
