@@ -32,6 +32,7 @@ pub mod export;
 mod lines;
 pub mod lock;
 pub mod lookup;
+pub mod merge;
 pub mod query;
 pub mod schema;
 pub mod stored;

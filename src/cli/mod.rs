@@ -8,6 +8,7 @@ mod check;
 mod export;
 mod find;
 mod import;
+mod merge;
 mod output;
 mod show;
 mod signals;
@@ -44,6 +45,8 @@ pub enum Command {
     Export(export::ExportArgs),
     /// Look puzzle strings up: stored exactly, as an isomorph, or not at all (exit 0 found, 1 none, 2 trouble).
     Find(find::FindArgs),
+    /// Fold other archives into one: puzzles deduplicated, every provenance and reject line kept.
+    Merge(merge::MergeArgs),
     /// Decode one puzzle string and draw its grid, candidates and solution status.
     Show(show::ShowArgs),
 }
@@ -180,6 +183,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Stats(a) => stats::run(a),
         Command::Export(a) => export::run(a),
         Command::Find(a) => find::run(a),
+        Command::Merge(a) => merge::run(a),
         Command::Show(a) => show::run(a),
     };
     match result {
