@@ -301,9 +301,8 @@ pub fn export(
                 .map_err(e)?
             {
                 Some((file_id, l)) => {
-                    if !paths.contains_key(&file_id) {
-                        let p: String = path_of.query_row([file_id], |s| s.get(0)).map_err(e)?;
-                        paths.insert(file_id, p);
+                    if let std::collections::hash_map::Entry::Vacant(v) = paths.entry(file_id) {
+                        v.insert(path_of.query_row([file_id], |s| s.get(0)).map_err(e)?);
                     }
                     (Some(file_id), Some(l))
                 }

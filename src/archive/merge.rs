@@ -160,6 +160,8 @@ pub struct MergeRun<'a> {
     pub counts: Counts,
     pub new_imports: u64,
     pub interrupted: Vec<i64>,
+    /// Puzzles per batch transaction ([`BATCH_PUZZLES`]; tests take fewer).
+    pub batch_puzzles: i64,
     lock: Option<ImportLock>,
     in_batch: bool,
 }
@@ -194,6 +196,7 @@ impl<'a> MergeRun<'a> {
             counts: Counts::default(),
             new_imports: 0,
             interrupted,
+            batch_puzzles: BATCH_PUZZLES,
             lock,
             in_batch: false,
         })
@@ -560,7 +563,9 @@ impl<'a> MergeRun<'a> {
                          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                     )
                     .map_err(&write)?;
-                let mut rows = select.query(params![after, BATCH_PUZZLES]).map_err(&read)?;
+                let mut rows = select
+                    .query(params![after, self.batch_puzzles])
+                    .map_err(&read)?;
                 while let Some(r) = rows.next().map_err(&read)? {
                     let id: i64 = r.get(0).map_err(&read)?;
                     let kind: String = r.get(1).map_err(&read)?;

@@ -24,6 +24,9 @@ pub struct MergeArgs {
     /// Print the summary as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Puzzles per batch transaction (for tests of a killed merge).
+    #[arg(long, hide = true, default_value_t = merge::BATCH_PUZZLES)]
+    pub batch_puzzles: i64,
     /// The archives to merge, in this order; each is only read.
     #[arg(required = true, value_name = "ARCHIVE")]
     pub archives: Vec<PathBuf>,
@@ -44,6 +47,7 @@ pub fn run(a: MergeArgs) -> anyhow::Result<u8> {
         DedupArg::Isomorphs => Dedup::Isomorphs,
     };
     let mut run = MergeRun::begin(&mut archive, dedup, &arguments)?;
+    run.batch_puzzles = a.batch_puzzles.max(1);
     let mut result = Ok(());
     for input in &inputs {
         result = run.merge(input);
