@@ -560,7 +560,8 @@ impl<'a> MergeRun<'a> {
                     .prepare_cached(
                         "INSERT INTO puzzles (type, clues, givens, encoding, solutions, solution,
                              import_id, key, canonical, canonical_hash)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                         ON CONFLICT (key) DO NOTHING",
                     )
                     .map_err(&write)?;
                 let mut rows = select
@@ -574,14 +575,41 @@ impl<'a> MergeRun<'a> {
                     let mut hash: Option<i64> = r.get(9).map_err(&read)?;
                     last = Some(id);
                     self.counts.lines += 1;
-                    // The held puzzle of the same identity, or the free key.
+                    let import = r
+                        .get::<_, i64>(7)
+                        .ok()
+                        .and_then(|i| imports.get(&i).copied())
+                        .unwrap_or(self.merge_id);
+                    let clues: i64 = r.get(2).map_err(&read)?;
+                    let encoding: String = r.get(4).map_err(&read)?;
+                    let solutions: i64 = r.get(5).map_err(&read)?;
+                    let solution: Option<String> = r.get(6).map_err(&read)?;
+                    let mut store = |key: i64, canonical: &Option<String>, hash: Option<i64>| {
+                        insert
+                            .execute(params![
+                                kind, clues, givens, encoding, solutions, solution, import, key,
+                                canonical, hash,
+                            ])
+                            .map(|n| n == 1)
+                            .map_err(&write)
+                    };
+                    // The held puzzle of the same identity; else the free
+                    // key, where it is stored now (exact: nearly every
+                    // puzzle merged into a new archive is new, so the
+                    // insert is tried first) or after the isomorph lookup.
                     let mut key = key_of(&kind, &givens);
+                    let mut stored = false;
                     let held = loop {
+                        if self.dedup == Dedup::Exact && store(key, &canonical, hash)? {
+                            stored = true;
+                            break None;
+                        }
                         let found: Option<(String, String, i64)> = by_key
                             .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
                             .optional()
                             .map_err(&write)?;
                         match found {
+                            None if self.dedup == Dedup::Exact => key = next_key(key),
                             None => break None,
                             Some((t, g, here)) if t == kind && g == givens => break Some(here),
                             Some(_) => key = next_key(key),
@@ -592,7 +620,7 @@ impl<'a> MergeRun<'a> {
                         map.insert(id, (here, false));
                         continue;
                     }
-                    if self.dedup == Dedup::Isomorphs {
+                    if !stored {
                         if canonical.is_none()
                             && let Some(t) = PuzzleType::from_name(&kind)
                             && let Ok(form) = canon::of(t, &givens)
@@ -611,26 +639,8 @@ impl<'a> MergeRun<'a> {
                             map.insert(id, (here, true));
                             continue;
                         }
+                        store(key, &canonical, hash)?;
                     }
-                    let import = r
-                        .get::<_, i64>(7)
-                        .ok()
-                        .and_then(|i| imports.get(&i).copied())
-                        .unwrap_or(self.merge_id);
-                    insert
-                        .execute(params![
-                            kind,
-                            r.get::<_, i64>(2).map_err(&read)?,
-                            givens,
-                            r.get::<_, String>(4).map_err(&read)?,
-                            r.get::<_, i64>(5).map_err(&read)?,
-                            r.get::<_, Option<String>>(6).map_err(&read)?,
-                            import,
-                            key,
-                            canonical,
-                            hash,
-                        ])
-                        .map_err(&write)?;
                     self.counts.stored += 1;
                     map.insert(id, (c.last_insert_rowid(), false));
                 }
