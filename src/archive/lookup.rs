@@ -7,8 +7,10 @@
 //!   [`crate::record::next_key`]", a free key means "not stored" (rows are
 //!   never deleted, so no free key lies before a puzzle's own).
 //! - By canonical form: [`crate::record::canonical_hash`] through the
-//!   `puzzles_canonical_hash` index, then type and form compared on the
-//!   rows found (a hash collision costs a second look, never a false match).
+//!   `puzzles_canonical_hash` index (the ids read from the index alone),
+//!   then type and form compared on the rows shown (a hash collision costs
+//!   a second look, never a false match). A form can be shared by many
+//!   stored puzzles; only those shown are read.
 //!
 //! [`PLANS`] are the statements whose query plans a test checks for index
 //! use (`EXPLAIN QUERY PLAN`).
@@ -21,8 +23,10 @@ use crate::record::{canonical_hash, key_of, next_key};
 
 const BY_KEY: &str = "SELECT id, type, givens FROM puzzles WHERE key = ?1";
 
-const BY_CANONICAL: &str = "SELECT id FROM puzzles
-    WHERE canonical_hash = ?1 AND type = ?2 AND canonical = ?3 ORDER BY id";
+/// Read from the index alone (it holds the hash and the row id).
+const BY_HASH: &str = "SELECT id FROM puzzles WHERE canonical_hash = ?1 ORDER BY id";
+
+const SAME_FORM: &str = "SELECT type = ?2 AND canonical = ?3 FROM puzzles WHERE id = ?1";
 
 const PUZZLE: &str = "SELECT id, type, clues, givens, encoding, solutions, solution, canonical,
         import_id
@@ -35,7 +39,7 @@ const SOURCES: &str = "SELECT f.path, s.line, s.relation, s.import_id
 const SOURCE_COUNT: &str = "SELECT count(*) FROM sources WHERE puzzle_id = ?1";
 
 /// The lookups, for a test of their query plans.
-pub const PLANS: &[&str] = &[BY_KEY, BY_CANONICAL, PUZZLE, SOURCES, SOURCE_COUNT];
+pub const PLANS: &[&str] = &[BY_KEY, BY_HASH, SAME_FORM, PUZZLE, SOURCES, SOURCE_COUNT];
 
 /// A stored puzzle, as `find` shows it.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -87,20 +91,39 @@ pub fn by_identity(
     }
 }
 
-/// The ids of the stored puzzles with this canonical form, in id order.
+/// The stored puzzles with this canonical form: the ids of the first
+/// `limit` (in id order, each checked: type and form compared), and how
+/// many puzzles share the form's hash in all (counted on the index alone;
+/// a hash shared by another form, odds about 3 in 10^8 for a million
+/// forms, would be counted too).
 pub fn by_canonical(
     conn: &Connection,
     kind: PuzzleType,
     form: &str,
-) -> Result<Vec<i64>, ArchiveError> {
-    let mut st = conn.prepare_cached(BY_CANONICAL).map_err(sql)?;
-    st.query_map(
-        rusqlite::params![canonical_hash(kind.as_str(), form), kind.as_str(), form],
-        |r| r.get(0),
-    )
-    .map_err(sql)?
-    .collect::<Result<_, _>>()
-    .map_err(sql)
+    limit: usize,
+) -> Result<(Vec<i64>, u64), ArchiveError> {
+    let ids: Vec<i64> = conn
+        .prepare_cached(BY_HASH)
+        .map_err(sql)?
+        .query_map([canonical_hash(kind.as_str(), form)], |r| r.get(0))
+        .map_err(sql)?
+        .collect::<Result<_, _>>()
+        .map_err(sql)?;
+    let mut check = conn.prepare_cached(SAME_FORM).map_err(sql)?;
+    let mut same = Vec::new();
+    for &id in &ids {
+        if same.len() == limit {
+            break;
+        }
+        let matches: Option<bool> = check
+            .query_row(rusqlite::params![id, kind.as_str(), form], |r| r.get(0))
+            .optional()
+            .map_err(sql)?;
+        if matches == Some(true) {
+            same.push(id);
+        }
+    }
+    Ok((same, ids.len() as u64))
 }
 
 /// The stored puzzle `id`.

@@ -50,10 +50,14 @@ pub struct FindArgs {
     pub strings: Vec<String>,
 }
 
+/// Stored isomorphs of a string named (all are counted); the first is shown.
+const SHOWN_ISOMORPHS: usize = 10;
 /// Provenance lines shown per puzzle (all are counted).
 const SHOWN_SOURCES: u32 = 10;
 /// Provenance lines in each puzzle's JSON (all are counted).
 const JSON_SOURCES: u32 = 1000;
+/// The page cache of the lookups, in MiB.
+const CACHE_MIB: u32 = 128;
 /// Strings handled together.
 const CHUNK: usize = 4096;
 
@@ -74,7 +78,8 @@ enum Probe {
 /// The answer for one string.
 enum Answer {
     Exact(i64),
-    Isomorphs(Vec<i64>),
+    /// The first stored isomorphs (checked), and how many there are.
+    Isomorphs(Vec<i64>, u64),
     Missing {
         /// Why the isomorph lookup could not be made, if it could not.
         no_form: Option<String>,
@@ -85,6 +90,12 @@ enum Answer {
 pub fn run(a: FindArgs) -> anyhow::Result<u8> {
     let hint = a.kind.hint();
     let archive = Archive::open_existing(&a.db.db)?;
+    // Lookups are random over the key and form indexes and the puzzles:
+    // SQLite's default cache (2 MiB, 125 pages) misses nearly every one.
+    archive
+        .conn
+        .pragma_update(None, "cache_size", -i64::from(CACHE_MIB) * 1024)
+        .map_err(|e| crate::archive::ArchiveError::sql("setting the page cache", e))?;
     let mut out = Out::stdout();
     let mut tally = Tally::default();
     let stdin_strings = a.strings.len() == 1 && a.strings[0] == "-";
@@ -216,9 +227,9 @@ fn answer_chunk(
     for ((answer, form), p) in answers.iter_mut().zip(forms).zip(&probes) {
         if let (Some(form), Probe::Puzzle { kind, .. }) = (form, p) {
             *answer = Some(match form {
-                Ok(form) => match lookup::by_canonical(conn, *kind, &form)? {
-                    ids if ids.is_empty() => Answer::Missing { no_form: None },
-                    ids => Answer::Isomorphs(ids),
+                Ok(form) => match lookup::by_canonical(conn, *kind, &form, SHOWN_ISOMORPHS)? {
+                    (ids, _) if ids.is_empty() => Answer::Missing { no_form: None },
+                    (ids, total) => Answer::Isomorphs(ids, total),
                 },
                 Err(e) => Answer::Missing {
                     no_form: Some(e.to_string()),
@@ -229,7 +240,7 @@ fn answer_chunk(
     for (q, answer) in chunk.iter().zip(answers) {
         let answer = answer.unwrap_or(Answer::Missing { no_form: None });
         match answer {
-            Answer::Exact(_) | Answer::Isomorphs(_) => tally.found += 1,
+            Answer::Exact(_) | Answer::Isomorphs(..) => tally.found += 1,
             Answer::Invalid(_) => tally.invalid += 1,
             Answer::Missing { .. } => {}
         }
@@ -277,7 +288,8 @@ fn write_text(conn: &Connection, q: &Query, answer: &Answer, out: &mut Out) -> a
             return Ok(());
         }
         Answer::Exact(id) => std::slice::from_ref(id),
-        Answer::Isomorphs(ids) => ids,
+        // The first stored is shown; the others are named.
+        Answer::Isomorphs(ids, _) => &ids[..1],
     };
     for &id in ids {
         let p = lookup::puzzle(conn, id)?;
@@ -294,10 +306,24 @@ fn write_text(conn: &Connection, q: &Query, answer: &Answer, out: &mut Out) -> a
             solutions(&p)
         )?;
         writeln!(out, "  givens:   {}", p.givens)?;
-        if matches!(answer, Answer::Isomorphs(_))
-            && let Some(c) = &p.canonical
-        {
-            writeln!(out, "  canonical form: {c} (shared with the string)")?;
+        if let Answer::Isomorphs(all, total) = answer {
+            if let Some(c) = &p.canonical {
+                writeln!(out, "  canonical form: {c} (shared with the string)")?;
+            }
+            if *total > 1 {
+                let others: Vec<String> = all[1..].iter().map(i64::to_string).collect();
+                let more = *total as usize - all.len();
+                let more = if more > 0 {
+                    format!(", and {more} more")
+                } else {
+                    String::new()
+                };
+                writeln!(
+                    out,
+                    "  also isomorphs of it: {total} stored in all (puzzles {}{more})",
+                    others.join(", ")
+                )?;
+            }
         }
         if let Some(s) = &p.solution {
             writeln!(out, "  solution: {s}")?;
@@ -338,7 +364,14 @@ struct JsonAnswer<'a> {
     found: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
+    /// The stored puzzle (exact), or the first stored isomorph.
     puzzles: Vec<JsonPuzzle>,
+    /// For `isomorph`: how many stored puzzles share the form, and the ids
+    /// of the first of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    isomorphs: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    isomorph_ids: Option<&'a [i64]>,
 }
 
 #[derive(serde::Serialize)]
@@ -352,7 +385,7 @@ struct JsonPuzzle {
 fn write_json(conn: &Connection, q: &Query, answer: &Answer, out: &mut Out) -> anyhow::Result<()> {
     let (found, error, ids): (_, Option<&str>, &[i64]) = match answer {
         Answer::Exact(id) => ("exact", None, std::slice::from_ref(id)),
-        Answer::Isomorphs(ids) => ("isomorph", None, ids),
+        Answer::Isomorphs(ids, _) => ("isomorph", None, &ids[..1]),
         Answer::Missing { no_form } => ("none", no_form.as_deref(), &[]),
         Answer::Invalid(why) => ("invalid", Some(why.as_str()), &[]),
     };
@@ -372,6 +405,14 @@ fn write_json(conn: &Connection, q: &Query, answer: &Answer, out: &mut Out) -> a
         found,
         error,
         puzzles,
+        isomorphs: match answer {
+            Answer::Isomorphs(_, total) => Some(*total),
+            _ => None,
+        },
+        isomorph_ids: match answer {
+            Answer::Isomorphs(ids, _) => Some(ids),
+            _ => None,
+        },
     };
     writeln!(out, "{}", serde_json::to_string(&a)?)?;
     Ok(())

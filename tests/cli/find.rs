@@ -135,6 +135,43 @@ fn find_tells_exact_isomorph_and_missing_strings_of_every_type_apart() {
 }
 
 #[test]
+fn find_names_every_stored_isomorph_and_shows_the_first() {
+    let w = Workdir::new();
+    let c = cases(&w);
+    // Line 2 of top95 is stored (puzzle 2); its transpose is stored too.
+    let (_, _, isomorph, _) = &c[0];
+    let f = w.write("more.txt", format!("{isomorph}\n"));
+    w.import(&[&f], &[]);
+    // A third disguise: the transpose with digits 1 and 2 swapped.
+    let third: String = isomorph
+        .chars()
+        .map(|d| match d {
+            '1' => '2',
+            '2' => '1',
+            d => d,
+        })
+        .collect();
+    let out = w.run(&["find", "--json", &third]);
+    let a: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(a["found"], "isomorph");
+    assert_eq!(a["isomorphs"], 2);
+    let last = w.count("SELECT max(id) FROM puzzles");
+    let ids: Vec<i64> = a["isomorph_ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    assert_eq!(ids, [2, last], "the first stored first");
+    assert_eq!(a["puzzles"][0]["id"], 2);
+    let text = w.run(&["find", &third]);
+    assert!(
+        text.contains(&format!("also isomorphs of it: 2 stored in all (puzzles {last})")),
+        "{text}"
+    );
+}
+
+#[test]
 fn find_reads_a_file_or_standard_input_and_exits_like_grep() {
     let w = Workdir::new();
     let cases = cases(&w);
