@@ -10,7 +10,7 @@ mod find;
 mod import;
 mod merge;
 mod output;
-mod show;
+pub mod show;
 mod signals;
 mod stats;
 
