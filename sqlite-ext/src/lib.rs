@@ -32,7 +32,7 @@
 //! 3.40). So the few entries needed are called here by their place in that
 //! table, which SQLite only ever appends to ([`Api`]: the indexes are those
 //! of `sqlite3ext.h`, the same in every version since each entry was added,
-//! all before 3.7).
+//! all before 3.7; the functions are flagged deterministic, which needs 3.8.3).
 
 use std::ffi::{c_char, c_int, c_void};
 use std::sync::atomic::{AtomicPtr, Ordering};
