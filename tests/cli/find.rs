@@ -166,7 +166,9 @@ fn find_names_every_stored_isomorph_and_shows_the_first() {
     assert_eq!(a["puzzles"][0]["id"], 2);
     let text = w.run(&["find", &third]);
     assert!(
-        text.contains(&format!("also isomorphs of it: 2 stored in all (puzzles {last})")),
+        text.contains(&format!(
+            "also isomorphs of it: 2 stored in all (puzzles {last})"
+        )),
         "{text}"
     );
 }
