@@ -28,8 +28,11 @@
 
 mod borrowed;
 pub mod canonical;
+pub mod export;
 mod lines;
 pub mod lock;
+pub mod lookup;
+pub mod merge;
 pub mod query;
 pub mod schema;
 pub mod stored;

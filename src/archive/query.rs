@@ -1,7 +1,6 @@
-//! Reading the archive for `stats` and `export`: plain SQL over the public
-//! schema, the same queries the README shows for the `sqlite3` shell.
-
-use rusqlite::params;
+//! Reading the archive for `stats`: plain SQL over the public schema, the
+//! same queries the README shows for the `sqlite3` shell (`export` reads
+//! through [`super::export`], `find` through [`super::lookup`]).
 
 use super::{Archive, ArchiveError};
 
@@ -67,26 +66,6 @@ pub struct ImportRow {
 pub struct RejectRow {
     pub reason: String,
     pub count: i64,
-}
-
-/// What `export` selects; `None` means no filter.
-#[derive(Debug, Default, Clone)]
-pub struct Filter {
-    pub kind: Option<String>,
-    pub min_clues: Option<u32>,
-    pub max_clues: Option<u32>,
-    pub solutions: Option<u8>,
-}
-
-/// Which column `export` prints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Form {
-    /// The readable identity (`givens`): 81 characters for classic Sudoku.
-    Givens,
-    /// The packed string of the propagated board (`encoding`).
-    Packed,
-    /// The packed string inside the solver page's URL.
-    Url,
 }
 
 fn rows<T>(
@@ -177,60 +156,4 @@ pub fn stats(a: &Archive) -> Result<Stats, ArchiveError> {
             |r| Ok(RejectRow { reason: r.get(0)?, count: r.get(1)? }),
         )?,
     })
-}
-
-/// Calls `out` with each selected puzzle's string, in archive order.
-pub fn export(
-    a: &Archive,
-    filter: &Filter,
-    form: Form,
-    mut out: impl FnMut(&str) -> std::io::Result<()>,
-) -> Result<u64, ExportError> {
-    let e = |e| ExportError::Archive(ArchiveError::sql("exporting", e));
-    let mut st = a
-        .conn
-        .prepare(
-            "SELECT type, givens, encoding FROM puzzles
-             WHERE (?1 IS NULL OR type = ?1)
-               AND clues BETWEEN ?2 AND ?3
-               AND (?4 IS NULL OR solutions = ?4)
-             ORDER BY id",
-        )
-        .map_err(e)?;
-    let mut q = st
-        .query(params![
-            filter.kind,
-            filter.min_clues.unwrap_or(0),
-            filter.max_clues.unwrap_or(u32::MAX),
-            filter.solutions
-        ])
-        .map_err(e)?;
-    let mut n = 0;
-    let mut line = String::new();
-    while let Some(r) = q.next().map_err(e)? {
-        let kind: String = r.get(0).map_err(e)?;
-        line.clear();
-        match form {
-            Form::Givens => line.push_str(&r.get::<_, String>(1).map_err(e)?),
-            Form::Packed => line.push_str(&r.get::<_, String>(2).map_err(e)?),
-            Form::Url => {
-                let prefix = crate::core::puzzle::PuzzleType::from_name(&kind)
-                    .map(|t| t.url_prefix())
-                    .unwrap_or_default();
-                line.push_str(prefix);
-                line.push_str(&r.get::<_, String>(2).map_err(e)?);
-            }
-        }
-        out(&line).map_err(ExportError::Write)?;
-        n += 1;
-    }
-    Ok(n)
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum ExportError {
-    #[error(transparent)]
-    Archive(#[from] ArchiveError),
-    #[error("writing output: {0}")]
-    Write(std::io::Error),
 }

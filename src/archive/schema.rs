@@ -77,6 +77,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0009_application_id.sql"),
         fill: None,
     },
+    Migration {
+        name: "0012_merges.sql",
+        sql: include_str!("../../migrations/0012_merges.sql"),
+        fill: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -6,9 +6,11 @@
 
 mod check;
 mod export;
+mod find;
 mod import;
+mod merge;
 mod output;
-mod show;
+pub mod show;
 mod signals;
 mod stats;
 
@@ -39,8 +41,12 @@ pub enum Command {
     Check(check::CheckArgs),
     /// Counts by type and clue count, solution status, imports and rejects.
     Stats(stats::StatsArgs),
-    /// Print stored puzzles, one per line.
+    /// Print stored puzzles: one string per line, or chosen columns as CSV, TSV or NDJSON.
     Export(export::ExportArgs),
+    /// Look puzzle strings up: stored exactly, as an isomorph, or not at all (exit 0 found, 1 none, 2 trouble).
+    Find(find::FindArgs),
+    /// Fold other archives into one: puzzles deduplicated, every provenance and reject line kept.
+    Merge(merge::MergeArgs),
     /// Decode one puzzle string and draw its grid, candidates and solution status.
     Show(show::ShowArgs),
 }
@@ -176,6 +182,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Check(a) => check::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Export(a) => export::run(a),
+        Command::Find(a) => find::run(a),
+        Command::Merge(a) => merge::run(a),
         Command::Show(a) => show::run(a),
     };
     match result {

@@ -7,9 +7,11 @@ mod util;
 
 mod check;
 mod export;
+mod find;
 mod import;
 mod isomorphs;
 mod killer;
+mod merge;
 mod nightly_archive;
 mod nightly_bounds;
 mod nightly_files;

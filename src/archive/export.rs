@@ -1,0 +1,464 @@
+//! `export`: stored puzzles streamed out as rows of chosen columns, in one
+//! of four formats, filtered in SQL.
+//!
+//! Design:
+//! - **One list of forms.** Every string form the tool writes for a stored
+//!   puzzle is one entry of [`FORMS`]: its name (for `--form` and as a
+//!   column of `--columns`) and how it is written from the stored row. A
+//!   new form is one more entry; the command line, the column list and the
+//!   writers all read the list.
+//! - **Streamed.** One `SELECT ... ORDER BY id` (first-seen order: ids are
+//!   given in the order puzzles are first stored), read row by row; each
+//!   row is written into one reused buffer and handed to the caller, so
+//!   memory does not grow with the archive. The only lookups beside the
+//!   scan are for the first-source columns (`file`, `line`), a range read of
+//!   `sources` per row (its key starts with the puzzle), with file names
+//!   cached by id, made only when those columns are asked for.
+//! - **Filters are SQL**, bound as parameters, each a no-op when absent.
+//!   `representatives` keeps, of each group of stored isomorphs, the one
+//!   stored first (the least id), through the `canonical_hash` index.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use rusqlite::types::ValueRef;
+use rusqlite::{OptionalExtension, params};
+
+use super::{Archive, ArchiveError};
+use crate::core::puzzle::PuzzleType;
+
+/// One string form of a stored puzzle.
+pub struct Form {
+    /// Its name for `--form` and `--columns`.
+    pub name: &'static str,
+    /// Other names it is known by.
+    pub aliases: &'static [&'static str],
+    /// One line for `--help`.
+    pub help: &'static str,
+    /// Appends the puzzle in this form: from its type, `givens` and
+    /// `encoding` (the stored packed string).
+    pub write: fn(kind: PuzzleType, givens: &str, encoding: &str, out: &mut String),
+}
+
+/// Every form the tool writes, in the order `--help` lists them.
+pub const FORMS: &[Form] = &[
+    Form {
+        name: "81",
+        aliases: &["givens"],
+        help: "The readable givens (81 characters for classic Sudoku; the identity string for Killer and Str8ts)",
+        write: |_, givens, _, out| out.push_str(givens),
+    },
+    Form {
+        name: "packed",
+        aliases: &["encoding"],
+        help: "The packed string of the propagated board",
+        write: |_, _, encoding, out| out.push_str(encoding),
+    },
+    Form {
+        name: "url",
+        aliases: &[],
+        help: "The packed string as a SudokuWiki / str8ts.com URL",
+        write: |kind, _, encoding, out| {
+            out.push_str(kind.url_prefix());
+            out.push_str(encoding);
+        },
+    },
+];
+
+/// The form named `name` (or one of its aliases).
+pub fn form(name: &str) -> Option<&'static Form> {
+    FORMS
+        .iter()
+        .find(|f| f.name == name || f.aliases.contains(&name))
+}
+
+/// One column of an export.
+#[derive(Clone, Copy)]
+pub enum Column {
+    Id,
+    Type,
+    Clues,
+    /// `puzzles.givens`, the identity.
+    Givens,
+    Solutions,
+    /// The unique solution, empty (null) otherwise.
+    Solution,
+    /// The isomorph canonical form (null when not computed).
+    Canonical,
+    /// The import that first stored the puzzle.
+    Import,
+    /// The file of the puzzle's first provenance line.
+    File,
+    /// The line number of that line.
+    Line,
+    /// How many input lines the puzzle came from.
+    Sources,
+    /// The puzzle in one of [`FORMS`].
+    Form(&'static Form),
+}
+
+/// The column names `--columns` takes besides the forms' names.
+pub const COLUMN_NAMES: &[&str] = &[
+    "id",
+    "type",
+    "clues",
+    "givens",
+    "solutions",
+    "solution",
+    "canonical",
+    "import",
+    "file",
+    "line",
+    "sources",
+];
+
+impl Column {
+    /// The column called `name`: one of [`COLUMN_NAMES`] or a form's name.
+    pub fn parse(name: &str) -> Option<Column> {
+        Some(match name {
+            "id" => Column::Id,
+            "type" => Column::Type,
+            "clues" => Column::Clues,
+            "givens" => Column::Givens,
+            "solutions" => Column::Solutions,
+            "solution" => Column::Solution,
+            "canonical" => Column::Canonical,
+            "import" => Column::Import,
+            "file" => Column::File,
+            "line" => Column::Line,
+            "sources" => Column::Sources,
+            other => Column::Form(form(other)?),
+        })
+    }
+
+    /// The header name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Column::Id => "id",
+            Column::Type => "type",
+            Column::Clues => "clues",
+            Column::Givens => "givens",
+            Column::Solutions => "solutions",
+            Column::Solution => "solution",
+            Column::Canonical => "canonical",
+            Column::Import => "import",
+            Column::File => "file",
+            Column::Line => "line",
+            Column::Sources => "sources",
+            Column::Form(f) => f.name,
+        }
+    }
+}
+
+/// How rows are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The columns separated by one space, no header.
+    Lines,
+    /// RFC 4180: a header, fields quoted where needed.
+    Csv,
+    /// The same with tabs.
+    Tsv,
+    /// One JSON object per line, keyed by column name.
+    Ndjson,
+}
+
+/// What `export` selects; `None` means no filter.
+#[derive(Debug, Default, Clone)]
+pub struct Filter {
+    pub kind: Option<PuzzleType>,
+    pub min_clues: Option<u32>,
+    pub max_clues: Option<u32>,
+    pub solutions: Option<u8>,
+    /// Puzzles first stored by this import.
+    pub import: Option<i64>,
+    /// Puzzles with a provenance line in a file recorded under this path
+    /// (as first imported) or this real path.
+    pub source: Option<(String, Option<String>)>,
+    /// Only the first stored of each group of isomorphs.
+    pub representatives: bool,
+    pub limit: Option<u64>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error(transparent)]
+    Archive(#[from] ArchiveError),
+    #[error("writing output: {0}")]
+    Write(std::io::Error),
+}
+
+/// The selection's SQL; its columns are those [`Row`] reads.
+const SELECT: &str = "SELECT p.id, p.type, p.clues, p.givens, p.encoding, p.solutions,
+        p.solution, p.canonical, p.import_id
+    FROM puzzles AS p
+    WHERE (?1 IS NULL OR p.type = ?1)
+      AND p.clues BETWEEN ?2 AND ?3
+      AND (?4 IS NULL OR p.solutions = ?4)
+      AND (?5 IS NULL OR p.import_id = ?5)
+      AND (?6 IS NULL OR EXISTS (
+            SELECT 1 FROM sources AS s WHERE s.puzzle_id = p.id AND s.file_id IN (
+                SELECT id FROM files WHERE path = ?6 OR real_path = ?7)))
+      AND (?8 = 0 OR p.canonical_hash IS NULL OR NOT EXISTS (
+            SELECT 1 FROM puzzles AS q
+            WHERE q.canonical_hash = p.canonical_hash AND q.id < p.id
+              AND q.type = p.type AND q.canonical = p.canonical))
+    ORDER BY p.id
+    LIMIT ?9";
+
+/// The first provenance line of a puzzle: of the import that stored it
+/// first, then by file and line.
+const FIRST_SOURCE: &str = "SELECT file_id, line FROM sources WHERE puzzle_id = ?1
+    ORDER BY import_id, file_id, line LIMIT 1";
+
+/// Writes the header (csv, tsv) into `buf`, if the format has one.
+pub fn header(format: Format, columns: &[Column], buf: &mut String) {
+    let sep = match format {
+        Format::Csv => ',',
+        Format::Tsv => '\t',
+        Format::Lines | Format::Ndjson => return,
+    };
+    for (i, c) in columns.iter().enumerate() {
+        if i > 0 {
+            buf.push(sep);
+        }
+        buf.push_str(c.name());
+    }
+    buf.push('\n');
+}
+
+/// One field's value.
+enum Value<'a> {
+    Null,
+    Int(i64),
+    Text(&'a str),
+    /// Written into the row's scratch buffer (a form).
+    Scratch,
+}
+
+/// Streams the selected puzzles: calls `out` with each row's bytes (one
+/// line, its newline included), in first-seen order; returns the count.
+pub fn export(
+    a: &Archive,
+    filter: &Filter,
+    format: Format,
+    columns: &[Column],
+    mut out: impl FnMut(&str) -> std::io::Result<()>,
+) -> Result<u64, ExportError> {
+    let e = |e| ExportError::Archive(ArchiveError::sql("exporting", e));
+    let needs_source = columns
+        .iter()
+        .any(|c| matches!(c, Column::File | Column::Line));
+    let needs_count = columns.iter().any(|c| matches!(c, Column::Sources));
+    let mut st = a.conn.prepare(SELECT).map_err(e)?;
+    let mut first = a.conn.prepare(FIRST_SOURCE).map_err(e)?;
+    let mut count = a
+        .conn
+        .prepare("SELECT count(*) FROM sources WHERE puzzle_id = ?1")
+        .map_err(e)?;
+    let mut path_of = a
+        .conn
+        .prepare("SELECT path FROM files WHERE id = ?1")
+        .map_err(e)?;
+    let mut paths: HashMap<i64, String> = HashMap::new();
+    let (source, real) = match &filter.source {
+        Some((p, r)) => (Some(p.as_str()), r.as_deref()),
+        None => (None, None),
+    };
+    let mut q = st
+        .query(params![
+            filter.kind.map(|k| k.as_str()),
+            filter.min_clues.unwrap_or(0),
+            filter.max_clues.unwrap_or(u32::MAX),
+            filter.solutions,
+            filter.import,
+            source,
+            real,
+            filter.representatives,
+            filter
+                .limit
+                .map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX)),
+        ])
+        .map_err(e)?;
+    let mut n = 0;
+    let mut line = String::with_capacity(512);
+    let mut scratch = String::with_capacity(512);
+    while let Some(r) = q.next().map_err(e)? {
+        let text = |i: usize| -> Result<Option<&str>, ExportError> {
+            match r.get_ref(i).map_err(e)? {
+                ValueRef::Text(t) => Ok(std::str::from_utf8(t).ok()),
+                _ => Ok(None),
+            }
+        };
+        let int = |i: usize| -> Result<i64, ExportError> { r.get(i).map_err(e) };
+        let id = int(0)?;
+        let kind_name = text(1)?.unwrap_or_default();
+        let kind = PuzzleType::from_name(kind_name);
+        let (first_file, first_line) = if needs_source {
+            match first
+                .query_row([id], |s| Ok((s.get::<_, i64>(0)?, s.get::<_, i64>(1)?)))
+                .optional()
+                .map_err(e)?
+            {
+                Some((file_id, l)) => {
+                    if let std::collections::hash_map::Entry::Vacant(v) = paths.entry(file_id) {
+                        v.insert(path_of.query_row([file_id], |s| s.get(0)).map_err(e)?);
+                    }
+                    (Some(file_id), Some(l))
+                }
+                None => (None, None),
+            }
+        } else {
+            (None, None)
+        };
+        let sources = if needs_count {
+            count.query_row([id], |s| s.get::<_, i64>(0)).map_err(e)?
+        } else {
+            0
+        };
+        line.clear();
+        if format == Format::Ndjson {
+            line.push('{');
+        }
+        for (i, c) in columns.iter().enumerate() {
+            scratch.clear();
+            let v = match c {
+                Column::Id => Value::Int(id),
+                Column::Type => Value::Text(kind_name),
+                Column::Clues => Value::Int(int(2)?),
+                Column::Givens => Value::Text(text(3)?.unwrap_or_default()),
+                Column::Solutions => Value::Int(int(5)?),
+                Column::Solution => text(6)?.map_or(Value::Null, Value::Text),
+                Column::Canonical => text(7)?.map_or(Value::Null, Value::Text),
+                Column::Import => Value::Int(int(8)?),
+                Column::File => first_file
+                    .and_then(|f| paths.get(&f))
+                    .map_or(Value::Null, |p| Value::Text(p)),
+                Column::Line => first_line.map_or(Value::Null, Value::Int),
+                Column::Sources => Value::Int(sources),
+                Column::Form(f) => match kind {
+                    Some(kind) => {
+                        let givens = text(3)?.unwrap_or_default();
+                        let encoding = text(4)?.unwrap_or_default();
+                        (f.write)(kind, givens, encoding, &mut scratch);
+                        Value::Scratch
+                    }
+                    None => Value::Null,
+                },
+            };
+            let v = match v {
+                Value::Scratch => Field::Text(&scratch),
+                Value::Text(t) => Field::Text(t),
+                Value::Int(i) => Field::Int(i),
+                Value::Null => Field::Null,
+            };
+            write_field(format, i, c.name(), v, &mut line);
+        }
+        line.push_str(if format == Format::Ndjson {
+            "}\n"
+        } else {
+            "\n"
+        });
+        out(&line).map_err(ExportError::Write)?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+enum Field<'a> {
+    Null,
+    Int(i64),
+    Text(&'a str),
+}
+
+/// Appends field number `i` of a row in `format`.
+fn write_field(format: Format, i: usize, name: &str, v: Field<'_>, line: &mut String) {
+    match format {
+        Format::Lines | Format::Csv | Format::Tsv => {
+            if i > 0 {
+                line.push(match format {
+                    Format::Lines => ' ',
+                    Format::Csv => ',',
+                    _ => '\t',
+                });
+            }
+            match v {
+                Field::Null => {}
+                Field::Int(n) => {
+                    let _ = write!(line, "{n}");
+                }
+                Field::Text(t) if format == Format::Lines => line.push_str(t),
+                Field::Text(t) => {
+                    let sep = if format == Format::Csv { ',' } else { '\t' };
+                    if t.contains([sep, '"', '\n', '\r']) {
+                        line.push('"');
+                        line.push_str(&t.replace('"', "\"\""));
+                        line.push('"');
+                    } else {
+                        line.push_str(t);
+                    }
+                }
+            }
+        }
+        Format::Ndjson => {
+            if i > 0 {
+                line.push(',');
+            }
+            json_string(name, line);
+            line.push(':');
+            match v {
+                Field::Null => line.push_str("null"),
+                Field::Int(n) => {
+                    let _ = write!(line, "{n}");
+                }
+                Field::Text(t) => json_string(t, line),
+            }
+        }
+    }
+}
+
+/// Appends `s` as a JSON string.
+fn json_string(s: &str, line: &mut String) {
+    if s.bytes()
+        .all(|b| b >= 0x20 && b != b'"' && b != b'\\' && b < 0x7f)
+    {
+        line.push('"');
+        line.push_str(s);
+        line.push('"');
+    } else {
+        line.push_str(&serde_json::Value::from(s).to_string());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_form_and_column_is_found_by_its_name() {
+        for f in FORMS {
+            assert!(matches!(Column::parse(f.name), Some(Column::Form(g)) if g.name == f.name));
+            for alias in f.aliases {
+                assert_eq!(form(alias).map(|g| g.name), Some(f.name));
+            }
+            assert!(!COLUMN_NAMES.contains(&f.name), "{}", f.name);
+        }
+        for name in COLUMN_NAMES {
+            assert_eq!(Column::parse(name).map(Column::name), Some(*name));
+        }
+    }
+
+    #[test]
+    fn fields_are_quoted_only_where_the_format_needs_it() {
+        let mut line = String::new();
+        write_field(Format::Csv, 0, "a", Field::Text("1,2"), &mut line);
+        write_field(Format::Csv, 1, "b", Field::Text("x\"y"), &mut line);
+        write_field(Format::Csv, 2, "c", Field::Null, &mut line);
+        write_field(Format::Csv, 3, "d", Field::Int(7), &mut line);
+        assert_eq!(line, "\"1,2\",\"x\"\"y\",,7");
+        line.clear();
+        write_field(Format::Ndjson, 0, "a", Field::Text("q\"\n"), &mut line);
+        write_field(Format::Ndjson, 1, "b", Field::Null, &mut line);
+        assert_eq!(line, "\"a\":\"q\\\"\\n\",\"b\":null");
+    }
+}

@@ -1,0 +1,764 @@
+//! `merge`: folding other archives into this one, without solving anything
+//! again: the rows are copied, deduplicated as an import deduplicates.
+//!
+//! Design and invariants:
+//! - **Inputs are only read.** Each input is first recognised by
+//!   [`super::inspect`] (which writes nothing) and refused unless it is an
+//!   archive of schema 8 (file identities and reads) up to this binary's;
+//!   it is then read through a read-only connection inside one read
+//!   transaction: one consistent snapshot, never upgraded or written. An
+//!   input without a `-wal` file (a closed archive, as copied from another
+//!   machine) is opened `immutable`, which creates nothing beside it; so
+//!   it must not be imported into while it is merged. The output archive
+//!   is never one of the inputs.
+//! - **Same result as importing the files.** The inputs are taken in
+//!   command-line order, and each input's puzzles in its id order (the
+//!   order it first saw them), so the output's new puzzles get ids in the
+//!   order an import of the inputs' files, in the same order, would give.
+//!   A puzzle is a duplicate when the output holds the same type and
+//!   givens (found through [`crate::record::key_of`], stepping past
+//!   collisions with [`crate::record::next_key`] as the importer does) or,
+//!   with [`Dedup::Isomorphs`], the same canonical form; its provenance
+//!   lines then point to the held puzzle (`isomorph` for the latter).
+//!   Files are matched by identity (real path; standard input by name;
+//!   rows from before real paths by path), so a file that both inputs
+//!   imported is one file, and its lines one set of provenance rows.
+//! - **Imports are kept.** Each import of an input becomes one `imports`
+//!   row here (copied; a `running` one as `interrupted`, since nothing runs
+//!   it here), recorded in `merged_imports` with the input and its id
+//!   there; its puzzles, provenance lines, rejects and file reads keep it.
+//!   An import already here (the same `started_at` and `arguments`:
+//!   merged before, or reached through two inputs) is reused, and its
+//!   counts and status brought up to date.
+//! - **The import's guarantees.** The merge is a run in `imports` (status,
+//!   counts, `finished_at`) under the import lock ([`super::lock`]). Rows
+//!   are written in batch transactions of at most [`BATCH_PUZZLES`] puzzles
+//!   with all their provenance lines (or [`BATCH_REJECTS`] rejects) and the
+//!   run's counts: a kill loses at most the batch in flight. Every write is
+//!   idempotent (puzzles by key, provenance and rejects by their unique
+//!   keys, files and imports by identity), so a re-run completes a killed
+//!   merge and a re-merge adds nothing.
+//! - **Bounded memory.** Only the current batch's id map (input puzzle id
+//!   to output id) and the small file and import maps are held.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::lines::{Counts, Dedup};
+use super::lock::ImportLock;
+use super::{
+    Archive, ArchiveError, Found, beside, inspect, open_read_only, schema, set_foreign_keys,
+};
+use crate::core::canon;
+use crate::core::puzzle::PuzzleType;
+use crate::record::{canonical_hash, key_of, next_key};
+
+/// Puzzles (with their provenance lines) per batch transaction.
+pub const BATCH_PUZZLES: i64 = 100_000;
+/// Reject rows per batch transaction.
+const BATCH_REJECTS: i64 = 100_000;
+/// The oldest schema an input may have: files by identity, file reads.
+const OLDEST_INPUT: i64 = 8;
+
+#[derive(Debug, thiserror::Error)]
+pub enum MergeError {
+    #[error(transparent)]
+    Archive(#[from] ArchiveError),
+    #[error(
+        "{path}: the archive has schema version {found}; merge reads archives from schema {OLDEST_INPUT} on and never upgrades an input: run `sudoku-archive stats --db {path}` once to upgrade it",
+        path = path.display()
+    )]
+    OldInput { path: PathBuf, found: i64 },
+    #[error("{path}: the output archive cannot be one of its inputs", path = path.display())]
+    SelfMerge { path: PathBuf },
+}
+
+/// What a merge did, per input and in all.
+#[derive(Debug, Default, Clone, serde::Serialize)]
+pub struct Merged {
+    pub merge_id: i64,
+    pub counts: Counts,
+    /// Imports of the inputs recorded here for the first time.
+    pub new_imports: u64,
+    pub interrupted: Vec<i64>,
+}
+
+/// An input archive, open for reading.
+pub struct Input {
+    pub path: PathBuf,
+    conn: Connection,
+}
+
+/// Opens an input archive read-only, refusing what is not an archive (or
+/// is the output), touching nothing.
+pub fn open_input(path: &Path, output: &Path) -> Result<Input, MergeError> {
+    let version = match inspect(path)? {
+        Found::Archive { version } => version,
+        Found::Nothing => {
+            return Err(ArchiveError::Missing {
+                path: path.to_path_buf(),
+            }
+            .into());
+        }
+        Found::Empty { wal_missing } => {
+            return Err(ArchiveError::Empty {
+                path: path.to_path_buf(),
+                wal_missing,
+            }
+            .into());
+        }
+    };
+    if version > schema::VERSION {
+        return Err(ArchiveError::TooNew {
+            path: path.to_path_buf(),
+            found: version,
+            known: schema::VERSION,
+        }
+        .into());
+    }
+    if version < OLDEST_INPUT {
+        return Err(MergeError::OldInput {
+            path: path.to_path_buf(),
+            found: version,
+        });
+    }
+    if let (Ok(a), Ok(b)) = (std::fs::canonicalize(path), std::fs::canonicalize(output))
+        && a == b
+    {
+        return Err(MergeError::SelfMerge {
+            path: path.to_path_buf(),
+        });
+    }
+    // Without a `-wal` file the file holds everything: read as it is,
+    // creating nothing beside it. With one (an archive in use, or not
+    // closed cleanly) SQLite needs its `-shm` index, made if missing.
+    let immutable = !beside(path, "-wal").exists();
+    let open_error = |e: rusqlite::Error| ArchiveError::Open {
+        path: path.to_path_buf(),
+        why: super::sqlite_message(&e),
+    };
+    let conn = open_read_only(path, immutable).map_err(open_error)?;
+    conn.busy_timeout(super::BUSY_TIMEOUT).map_err(open_error)?;
+    // One snapshot for the whole merge of this input.
+    conn.execute_batch("BEGIN").map_err(open_error)?;
+    conn.query_row("SELECT count(*) FROM imports", [], |_| Ok(()))
+        .map_err(open_error)?;
+    Ok(Input {
+        path: path.to_path_buf(),
+        conn,
+    })
+}
+
+/// One merge run into `out`.
+pub struct MergeRun<'a> {
+    out: &'a mut Archive,
+    dedup: Dedup,
+    pub merge_id: i64,
+    pub counts: Counts,
+    pub new_imports: u64,
+    pub interrupted: Vec<i64>,
+    /// Puzzles per batch transaction ([`BATCH_PUZZLES`]; tests take fewer).
+    pub batch_puzzles: i64,
+    lock: Option<ImportLock>,
+    in_batch: bool,
+}
+
+fn sql(what: &'static str) -> impl Fn(rusqlite::Error) -> ArchiveError {
+    move |e| ArchiveError::sql(what, e)
+}
+
+impl<'a> MergeRun<'a> {
+    /// Records the start of a merge with its command line.
+    pub fn begin(
+        out: &'a mut Archive,
+        dedup: Dedup,
+        arguments: &[String],
+    ) -> Result<MergeRun<'a>, ArchiveError> {
+        let args = serde_json::to_string(arguments).unwrap_or_default();
+        // As the import does (see `writer`): every reference is to a row
+        // just read or written; the tests check `foreign_key_check`.
+        set_foreign_keys(&out.conn, false)?;
+        let (lock, interrupted) = ImportLock::take(&out.path, &out.conn)?;
+        out.conn
+            .execute("INSERT INTO imports (arguments) VALUES (?1)", [args])
+            .map_err(sql("recording the merge"))?;
+        let merge_id = out.conn.last_insert_rowid();
+        if dedup == Dedup::Isomorphs {
+            super::canonical::fill_missing(&out.conn)?;
+        }
+        Ok(MergeRun {
+            out,
+            dedup,
+            merge_id,
+            counts: Counts::default(),
+            new_imports: 0,
+            interrupted,
+            batch_puzzles: BATCH_PUZZLES,
+            lock,
+            in_batch: false,
+        })
+    }
+
+    fn batch(&mut self) -> Result<(), ArchiveError> {
+        if !self.in_batch {
+            self.out
+                .conn
+                .execute_batch("BEGIN IMMEDIATE")
+                .map_err(sql("starting a batch"))?;
+            self.in_batch = true;
+        }
+        Ok(())
+    }
+
+    /// Commits the open batch with the run's counts.
+    fn commit(&mut self) -> Result<(), ArchiveError> {
+        if !self.in_batch {
+            return Ok(());
+        }
+        let c = self.counts;
+        self.out
+            .conn
+            .execute(
+                "UPDATE imports SET lines = ?2, stored = ?3, duplicates = ?4, rejected = ?5,
+                     skipped = ?6, isomorphs = ?7
+                 WHERE id = ?1",
+                params![
+                    self.merge_id,
+                    c.lines,
+                    c.stored,
+                    c.duplicates,
+                    c.rejected,
+                    c.skipped,
+                    c.isomorphs
+                ],
+            )
+            .map_err(sql("writing a batch"))?;
+        self.in_batch = false;
+        self.out
+            .conn
+            .execute_batch("COMMIT")
+            .map_err(sql("committing a batch"))?;
+        if self.lock.as_ref().is_some_and(ImportLock::someone_waits) {
+            std::thread::sleep(super::lock::YIELD);
+        }
+        Ok(())
+    }
+
+    /// Folds one input in.
+    pub fn merge(&mut self, input: &Input) -> Result<(), ArchiveError> {
+        let name = input.path.display().to_string();
+        self.batch()?;
+        let imports = self.map_imports(input, &name)?;
+        let files = self.map_files(input)?;
+        self.copy_file_reads(input, &imports, &files)?;
+        self.commit()?;
+        self.copy_puzzles(input, &imports, &files)?;
+        self.copy_rejects(input, &imports, &files)?;
+        Ok(())
+    }
+
+    /// Ends the run: `finished`, or `failed` with the error (the open batch
+    /// rolled back).
+    pub fn finish(&mut self, error: Option<&str>) -> Result<(), ArchiveError> {
+        let committed = match error {
+            None => self.commit(),
+            Some(_) => Ok(()),
+        };
+        let failure = match (&committed, error) {
+            (Err(e), _) => Some(e.to_string()),
+            (Ok(()), e) => e.map(str::to_string),
+        };
+        if failure.is_some() && !self.out.conn.is_autocommit() {
+            let _ = self.out.conn.execute_batch("ROLLBACK");
+        }
+        self.in_batch = false;
+        set_foreign_keys(&self.out.conn, true)?;
+        let status = if failure.is_some() {
+            "failed"
+        } else {
+            "finished"
+        };
+        let recorded = self
+            .out
+            .conn
+            .execute(
+                "UPDATE imports SET status = ?2, error = ?3,
+                     finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+                 WHERE id = ?1",
+                params![self.merge_id, status, failure],
+            )
+            .map(|_| ())
+            .map_err(sql("recording the end of the merge"));
+        super::lock::with_deadline(Duration::from_secs(1), || {
+            let _ = self
+                .out
+                .conn
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
+        });
+        committed.and(recorded)
+    }
+
+    /// The output's `imports` row of each import of the input, made or
+    /// brought up to date.
+    fn map_imports(
+        &mut self,
+        input: &Input,
+        name: &str,
+    ) -> Result<HashMap<i64, i64>, ArchiveError> {
+        let read = sql("reading the imports of an input");
+        let write = sql("recording the imports of an input");
+        let mut st = input
+            .conn
+            .prepare(
+                "SELECT id, started_at, finished_at, status, arguments, lines, stored,
+                        duplicates, rejected, skipped, error, isomorphs
+                 FROM imports ORDER BY id",
+            )
+            .map_err(&read)?;
+        let rows = st
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, String>(3)?,
+                    r.get::<_, String>(4)?,
+                    [
+                        r.get::<_, i64>(5)?,
+                        r.get::<_, i64>(6)?,
+                        r.get::<_, i64>(7)?,
+                        r.get::<_, i64>(8)?,
+                        r.get::<_, i64>(9)?,
+                        r.get::<_, i64>(11)?,
+                    ],
+                    r.get::<_, Option<String>>(10)?,
+                ))
+            })
+            .map_err(&read)?;
+        let c = &self.out.conn;
+        let mut map = HashMap::new();
+        for row in rows {
+            let (id, started, finished, status, arguments, n, error) = row.map_err(&read)?;
+            let status = if status == "running" {
+                "interrupted".to_string()
+            } else {
+                status
+            };
+            let here: Option<i64> = c
+                .query_row(
+                    "SELECT id FROM imports WHERE started_at = ?1 AND arguments = ?2 AND id != ?3
+                     ORDER BY id LIMIT 1",
+                    params![started, arguments, self.merge_id],
+                    |r| r.get(0),
+                )
+                .optional()
+                .map_err(&write)?;
+            let here = match here {
+                Some(here) => {
+                    // A merged import is brought up to date (the input may
+                    // have gone on since); an import of this archive's own
+                    // is left as it is.
+                    c.execute(
+                        "UPDATE imports SET finished_at = ?2, status = ?3, lines = ?4, stored = ?5,
+                             duplicates = ?6, rejected = ?7, skipped = ?8, isomorphs = ?9,
+                             error = ?10
+                         WHERE id = ?1 AND id IN (SELECT import_id FROM merged_imports)
+                           AND lines <= ?4",
+                        params![
+                            here, finished, status, n[0], n[1], n[2], n[3], n[4], n[5], error
+                        ],
+                    )
+                    .map_err(&write)?;
+                    here
+                }
+                None => {
+                    c.execute(
+                        "INSERT INTO imports (started_at, finished_at, status, arguments, lines,
+                             stored, duplicates, rejected, skipped, isomorphs, error)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                        params![
+                            started, finished, status, arguments, n[0], n[1], n[2], n[3], n[4],
+                            n[5], error
+                        ],
+                    )
+                    .map_err(&write)?;
+                    let here = c.last_insert_rowid();
+                    c.execute(
+                        "INSERT INTO merged_imports (import_id, merge_id, archive, source_id)
+                         VALUES (?1, ?2, ?3, ?4)",
+                        params![here, self.merge_id, name, id],
+                    )
+                    .map_err(&write)?;
+                    self.new_imports += 1;
+                    here
+                }
+            };
+            map.insert(id, here);
+        }
+        Ok(map)
+    }
+
+    /// The output's `files` row of each file of the input, by identity.
+    fn map_files(&mut self, input: &Input) -> Result<HashMap<i64, i64>, ArchiveError> {
+        let read = sql("reading the files of an input");
+        let write = sql("recording the files of an input");
+        let mut st = input
+            .conn
+            .prepare("SELECT id, path, real_path, kind FROM files ORDER BY id")
+            .map_err(&read)?;
+        let rows = st
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
+            })
+            .map_err(&read)?;
+        let c = &self.out.conn;
+        let mut map = HashMap::new();
+        for row in rows {
+            let (id, path, real_path, kind) = row.map_err(&read)?;
+            let found: Option<i64> = match (&real_path, kind.as_str()) {
+                (_, "stdin") => c
+                    .query_row(
+                        "SELECT id FROM files WHERE kind = 'stdin' AND path = ?1",
+                        [&path],
+                        |r| r.get(0),
+                    )
+                    .optional(),
+                (Some(real), _) => c
+                    .query_row("SELECT id FROM files WHERE real_path = ?1", [real], |r| {
+                        r.get(0)
+                    })
+                    .optional(),
+                (None, _) => c
+                    .query_row(
+                        "SELECT id FROM files WHERE kind = 'file' AND real_path IS NULL
+                             AND path = ?1 ORDER BY id LIMIT 1",
+                        [&path],
+                        |r| r.get(0),
+                    )
+                    .optional(),
+            }
+            .map_err(&write)?;
+            let here = match found {
+                Some(here) => here,
+                None => {
+                    c.execute(
+                        "INSERT INTO files (path, real_path, kind) VALUES (?1, ?2, ?3)",
+                        params![path, real_path, kind],
+                    )
+                    .map_err(&write)?;
+                    c.last_insert_rowid()
+                }
+            };
+            map.insert(id, here);
+        }
+        Ok(map)
+    }
+
+    fn copy_file_reads(
+        &mut self,
+        input: &Input,
+        imports: &HashMap<i64, i64>,
+        files: &HashMap<i64, i64>,
+    ) -> Result<(), ArchiveError> {
+        let read = sql("reading the file reads of an input");
+        let write = sql("recording the file reads of an input");
+        let mut st = input
+            .conn
+            .prepare(
+                "SELECT file_id, import_id, action, read_as, bytes, content_hash, complete
+                 FROM file_reads",
+            )
+            .map_err(&read)?;
+        let mut insert = self
+            .out
+            .conn
+            .prepare(
+                "INSERT INTO file_reads
+                     (file_id, import_id, action, read_as, bytes, content_hash, complete)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+                 ON CONFLICT (file_id, import_id) DO UPDATE SET
+                     action = excluded.action, read_as = excluded.read_as,
+                     bytes = excluded.bytes, content_hash = excluded.content_hash,
+                     complete = excluded.complete
+                 WHERE excluded.complete >= file_reads.complete",
+            )
+            .map_err(&write)?;
+        let mut rows = st.query([]).map_err(&read)?;
+        while let Some(r) = rows.next().map_err(&read)? {
+            let (Some(file), Some(import)) = (
+                files.get(&r.get::<_, i64>(0).map_err(&read)?),
+                imports.get(&r.get::<_, i64>(1).map_err(&read)?),
+            ) else {
+                continue;
+            };
+            insert
+                .execute(params![
+                    file,
+                    import,
+                    r.get::<_, String>(2).map_err(&read)?,
+                    r.get::<_, String>(3).map_err(&read)?,
+                    r.get::<_, Option<i64>>(4).map_err(&read)?,
+                    r.get::<_, Option<String>>(5).map_err(&read)?,
+                    r.get::<_, i64>(6).map_err(&read)?,
+                ])
+                .map_err(&write)?;
+        }
+        Ok(())
+    }
+
+    /// The input's puzzles in id order, in batches with their provenance.
+    fn copy_puzzles(
+        &mut self,
+        input: &Input,
+        imports: &HashMap<i64, i64>,
+        files: &HashMap<i64, i64>,
+    ) -> Result<(), ArchiveError> {
+        let read = sql("reading the puzzles of an input");
+        let write = sql("writing a batch");
+        let mut select = input
+            .conn
+            .prepare(
+                "SELECT id, type, clues, givens, encoding, solutions, solution, import_id,
+                        canonical, canonical_hash
+                 FROM puzzles WHERE id > ?1 ORDER BY id LIMIT ?2",
+            )
+            .map_err(&read)?;
+        let mut select_sources = input
+            .conn
+            .prepare(
+                "SELECT puzzle_id, file_id, line, import_id, relation FROM sources
+                 WHERE puzzle_id BETWEEN ?1 AND ?2",
+            )
+            .map_err(&read)?;
+        let mut after = 0i64;
+        loop {
+            self.batch()?;
+            // Input puzzle id -> (output id, whether held as an isomorph).
+            let mut map: HashMap<i64, (i64, bool)> = HashMap::new();
+            let mut last = None;
+            {
+                let c = &self.out.conn;
+                let mut by_key = c
+                    .prepare_cached("SELECT type, givens, id FROM puzzles WHERE key = ?1")
+                    .map_err(&write)?;
+                let mut by_form = c
+                    .prepare_cached(
+                        "SELECT id FROM puzzles
+                         WHERE canonical_hash = ?1 AND type = ?2 AND canonical = ?3
+                         ORDER BY id LIMIT 1",
+                    )
+                    .map_err(&write)?;
+                let mut insert = c
+                    .prepare_cached(
+                        "INSERT INTO puzzles (type, clues, givens, encoding, solutions, solution,
+                             import_id, key, canonical, canonical_hash)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                         ON CONFLICT (key) DO NOTHING",
+                    )
+                    .map_err(&write)?;
+                let mut rows = select
+                    .query(params![after, self.batch_puzzles])
+                    .map_err(&read)?;
+                while let Some(r) = rows.next().map_err(&read)? {
+                    let id: i64 = r.get(0).map_err(&read)?;
+                    let kind: String = r.get(1).map_err(&read)?;
+                    let givens: String = r.get(3).map_err(&read)?;
+                    let mut canonical: Option<String> = r.get(8).map_err(&read)?;
+                    let mut hash: Option<i64> = r.get(9).map_err(&read)?;
+                    last = Some(id);
+                    self.counts.lines += 1;
+                    let import = r
+                        .get::<_, i64>(7)
+                        .ok()
+                        .and_then(|i| imports.get(&i).copied())
+                        .unwrap_or(self.merge_id);
+                    let clues: i64 = r.get(2).map_err(&read)?;
+                    let encoding: String = r.get(4).map_err(&read)?;
+                    let solutions: i64 = r.get(5).map_err(&read)?;
+                    let solution: Option<String> = r.get(6).map_err(&read)?;
+                    let mut store = |key: i64, canonical: &Option<String>, hash: Option<i64>| {
+                        insert
+                            .execute(params![
+                                kind, clues, givens, encoding, solutions, solution, import, key,
+                                canonical, hash,
+                            ])
+                            .map(|n| n == 1)
+                            .map_err(&write)
+                    };
+                    // The held puzzle of the same identity; else the free
+                    // key, where it is stored now (exact: nearly every
+                    // puzzle merged into a new archive is new, so the
+                    // insert is tried first) or after the isomorph lookup.
+                    let mut key = key_of(&kind, &givens);
+                    let mut stored = false;
+                    let held = loop {
+                        if self.dedup == Dedup::Exact && store(key, &canonical, hash)? {
+                            stored = true;
+                            break None;
+                        }
+                        let found: Option<(String, String, i64)> = by_key
+                            .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                            .optional()
+                            .map_err(&write)?;
+                        match found {
+                            None if self.dedup == Dedup::Exact => key = next_key(key),
+                            None => break None,
+                            Some((t, g, here)) if t == kind && g == givens => break Some(here),
+                            Some(_) => key = next_key(key),
+                        }
+                    };
+                    if let Some(here) = held {
+                        self.counts.duplicates += 1;
+                        map.insert(id, (here, false));
+                        continue;
+                    }
+                    if !stored {
+                        if canonical.is_none()
+                            && let Some(t) = PuzzleType::from_name(&kind)
+                            && let Ok(form) = canon::of(t, &givens)
+                        {
+                            hash = Some(canonical_hash(&kind, &form));
+                            canonical = Some(form);
+                        }
+                        if let (Some(form), Some(h)) = (&canonical, hash)
+                            && let Some(here) = by_form
+                                .query_row(params![h, kind, form], |r| r.get::<_, i64>(0))
+                                .optional()
+                                .map_err(&write)?
+                        {
+                            self.counts.duplicates += 1;
+                            self.counts.isomorphs += 1;
+                            map.insert(id, (here, true));
+                            continue;
+                        }
+                        store(key, &canonical, hash)?;
+                    }
+                    self.counts.stored += 1;
+                    map.insert(id, (c.last_insert_rowid(), false));
+                }
+            }
+            let Some(last) = last else {
+                self.commit()?;
+                return Ok(());
+            };
+            self.copy_sources(&mut select_sources, after + 1, last, &map, imports, files)?;
+            after = last;
+            self.commit()?;
+        }
+    }
+
+    /// The provenance lines of the input's puzzles `from..=to`, pointing to
+    /// the puzzles they are here.
+    fn copy_sources(
+        &mut self,
+        select: &mut rusqlite::Statement<'_>,
+        from: i64,
+        to: i64,
+        map: &HashMap<i64, (i64, bool)>,
+        imports: &HashMap<i64, i64>,
+        files: &HashMap<i64, i64>,
+    ) -> Result<(), ArchiveError> {
+        let read = sql("reading the provenance of an input");
+        let write = sql("writing a batch");
+        let mut insert = self
+            .out
+            .conn
+            .prepare_cached(
+                "INSERT OR IGNORE INTO sources (file_id, line, puzzle_id, import_id, relation)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )
+            .map_err(&write)?;
+        let mut rows = select.query(params![from, to]).map_err(&read)?;
+        while let Some(r) = rows.next().map_err(&read)? {
+            let puzzle: i64 = r.get(0).map_err(&read)?;
+            let (Some(&(here, isomorph)), Some(file), Some(import)) = (
+                map.get(&puzzle),
+                files.get(&r.get::<_, i64>(1).map_err(&read)?),
+                imports.get(&r.get::<_, i64>(3).map_err(&read)?),
+            ) else {
+                continue;
+            };
+            let relation: String = r.get(4).map_err(&read)?;
+            let relation = if isomorph { "isomorph" } else { &relation };
+            insert
+                .execute(params![
+                    file,
+                    r.get::<_, i64>(2).map_err(&read)?,
+                    here,
+                    import,
+                    relation
+                ])
+                .map_err(&write)?;
+        }
+        Ok(())
+    }
+
+    /// The input's rejected lines, in batches.
+    fn copy_rejects(
+        &mut self,
+        input: &Input,
+        imports: &HashMap<i64, i64>,
+        files: &HashMap<i64, i64>,
+    ) -> Result<(), ArchiveError> {
+        let read = sql("reading the rejects of an input");
+        let write = sql("writing a batch");
+        let mut select = input
+            .conn
+            .prepare(
+                "SELECT id, import_id, file_id, line, raw, reason, message FROM rejects
+                 WHERE id > ?1 ORDER BY id LIMIT ?2",
+            )
+            .map_err(&read)?;
+        let mut after = 0i64;
+        loop {
+            self.batch()?;
+            let mut last = None;
+            {
+                let mut insert = self
+                    .out
+                    .conn
+                    .prepare_cached(
+                        "INSERT OR IGNORE INTO rejects
+                             (import_id, file_id, line, raw, reason, message)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    )
+                    .map_err(&write)?;
+                let mut rows = select.query(params![after, BATCH_REJECTS]).map_err(&read)?;
+                while let Some(r) = rows.next().map_err(&read)? {
+                    last = Some(r.get::<_, i64>(0).map_err(&read)?);
+                    self.counts.lines += 1;
+                    self.counts.rejected += 1;
+                    let (Some(import), Some(file)) = (
+                        imports.get(&r.get::<_, i64>(1).map_err(&read)?),
+                        files.get(&r.get::<_, i64>(2).map_err(&read)?),
+                    ) else {
+                        continue;
+                    };
+                    insert
+                        .execute(params![
+                            import,
+                            file,
+                            r.get::<_, i64>(3).map_err(&read)?,
+                            r.get::<_, String>(4).map_err(&read)?,
+                            r.get::<_, String>(5).map_err(&read)?,
+                            r.get::<_, String>(6).map_err(&read)?,
+                        ])
+                        .map_err(&write)?;
+                }
+            }
+            match last {
+                Some(last) => after = last,
+                None => return self.commit(),
+            }
+            self.commit()?;
+        }
+    }
+}

@@ -1,0 +1,304 @@
+//! `merge`: archives folded into one give what one import of their files
+//! gives; a re-merge adds nothing; a killed merge is completed by a re-run;
+//! inputs are never changed and foreign files are refused.
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::util::{PUZZLE_ROWS, Workdir, data, relabelled_kaggle, sample};
+
+/// Every provenance line with its puzzle's identity: what must not depend
+/// on whether the lines were imported or merged.
+const PROVENANCE: &str =
+    "SELECT p.type || ' ' || p.givens || ' ' || v.file || ':' || v.line || ' ' || v.relation
+    FROM provenance AS v JOIN puzzles AS p ON p.id = v.puzzle_id ORDER BY 1";
+
+const REJECTS: &str =
+    "SELECT file || ':' || line || ' ' || reason || ' ' || raw FROM rejected_lines ORDER BY 1";
+
+/// Puzzle rows without ids (the canonical form too).
+const PUZZLES: &str =
+    "SELECT type || clues || givens || encoding || solutions || ifnull(solution, '')
+    || ifnull(canonical, '-') FROM puzzles ORDER BY id";
+
+fn import_into(w: &Workdir, db: &str, files: &[&Path], extra: &[&str]) {
+    let mut args = vec!["import", "--quiet", "--db", db];
+    args.extend_from_slice(extra);
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    args.extend(names.iter().map(String::as_str));
+    w.run(&args);
+}
+
+fn merge(w: &Workdir, args: &[&str]) -> serde_json::Value {
+    let mut a = vec!["merge", "--json"];
+    a.extend_from_slice(args);
+    serde_json::from_str(&w.run(&a)).unwrap()
+}
+
+fn same(w: &Workdir, a: &str, b: &str) {
+    for sql in [PUZZLES, PROVENANCE, REJECTS] {
+        assert_eq!(
+            w.strings_in(a, sql),
+            w.strings_in(b, sql),
+            "{a} vs {b}: {sql}"
+        );
+    }
+}
+
+fn checked(w: &Workdir, db: &str) {
+    assert_eq!(w.strings_in(db, "PRAGMA integrity_check"), ["ok"]);
+    assert_eq!(
+        w.strings_in(db, "SELECT count(*) || '' FROM pragma_foreign_key_check"),
+        ["0"]
+    );
+}
+
+#[test]
+fn merging_archives_gives_what_one_import_of_their_files_gives() {
+    let w = Workdir::new();
+    let a_files = [
+        data("classic/magictour_top95.txt"),
+        sample("bad.txt"),
+        sample("killer.txt"),
+    ];
+    // B shares a file with A, and holds every type.
+    let b_files = [
+        sample("killer.txt"),
+        data("killer/krazydad_intermediate_first500_legacy.txt"),
+        sample("str8ts.txt"),
+        sample("classic.txt"),
+    ];
+    let a: Vec<&Path> = a_files.iter().map(|p| p.as_path()).collect();
+    let b: Vec<&Path> = b_files.iter().map(|p| p.as_path()).collect();
+    import_into(&w, "a.sqlite", &a, &[]);
+    import_into(&w, "b.sqlite", &b, &[]);
+    let all: Vec<&Path> = a.iter().chain(&b[1..]).copied().collect();
+    import_into(&w, "one.sqlite", &all, &[]);
+    let before: Vec<Vec<u8>> = ["a.sqlite", "b.sqlite"]
+        .iter()
+        .map(|f| std::fs::read(w.path(f)).unwrap())
+        .collect();
+
+    let m = merge(&w, &["--db", "out.sqlite", "a.sqlite", "b.sqlite"]);
+    same(&w, "out.sqlite", "one.sqlite");
+    checked(&w, "out.sqlite");
+    let stored = w.strings_in("one.sqlite", "SELECT count(*) || '' FROM puzzles");
+    assert_eq!(m["stored"].to_string(), stored[0]);
+    // The inputs are unchanged, byte for byte, with nothing made beside them.
+    for (f, bytes) in ["a.sqlite", "b.sqlite"].iter().zip(&before) {
+        assert_eq!(&std::fs::read(w.path(f)).unwrap(), bytes, "{f}");
+        assert!(!w.path(&format!("{f}-wal")).exists(), "{f}-wal");
+    }
+    // The run and the imports it brought, each with its archive.
+    assert_eq!(
+        w.strings_in("out.sqlite", "SELECT status FROM imports ORDER BY id"),
+        ["finished", "finished", "finished"]
+    );
+    assert_eq!(
+        w.strings_in(
+            "out.sqlite",
+            "SELECT archive || ' ' || source_id || ' ' || merge_id FROM merged_imports ORDER BY import_id"
+        ),
+        ["a.sqlite 1 1", "b.sqlite 1 1"]
+    );
+    // Every provenance line and reject is attributed to an import of its
+    // archive: A's rejects to A's.
+    for table in ["sources", "rejects"] {
+        assert_eq!(
+            w.strings_in(
+                "out.sqlite",
+                &format!("SELECT count(*) || '' FROM {table} WHERE import_id NOT IN (SELECT import_id FROM merged_imports)")
+            ),
+            ["0"],
+            "{table}"
+        );
+    }
+    let a_rejects = w.strings_in(
+        "a.sqlite",
+        "SELECT file || ':' || line FROM rejected_lines ORDER BY 1",
+    );
+    assert!(!a_rejects.is_empty());
+    assert_eq!(
+        w.strings_in(
+            "out.sqlite",
+            "SELECT v.file || ':' || v.line FROM rejected_lines v
+             JOIN merged_imports m ON m.import_id = v.import_id WHERE m.archive = 'a.sqlite' ORDER BY 1"
+        ),
+        a_rejects
+    );
+    // A re-merge adds nothing.
+    let again = merge(&w, &["--db", "out.sqlite", "a.sqlite", "b.sqlite"]);
+    assert_eq!(
+        (again["stored"].as_u64(), again["new_imports"].as_u64()),
+        (Some(0), Some(0))
+    );
+    same(&w, "out.sqlite", "one.sqlite");
+    assert_eq!(
+        w.strings_in("out.sqlite", "SELECT count(*) || '' FROM imports"),
+        ["4"]
+    );
+    // And the files merged in are known: importing one of them again is
+    // skipped as unchanged.
+    let summary = w.run(&[
+        "import",
+        "--json",
+        "--db",
+        "out.sqlite",
+        &sample("classic.txt").display().to_string(),
+    ]);
+    let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
+    assert_eq!(summary["unchanged_files"], 1, "{summary}");
+}
+
+#[test]
+fn merging_with_isomorph_dedup_gives_what_an_import_with_it_gives() {
+    let w = Workdir::new();
+    let text = relabelled_kaggle(2);
+    let lines: Vec<&str> = text.lines().collect();
+    let first: String = lines[..300].iter().map(|l| format!("{l}\n")).collect();
+    let second: String = lines[10_000..10_300]
+        .iter()
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let f1 = w.write("first.txt", first);
+    let f2 = w.write("second.txt", second);
+    import_into(&w, "a.sqlite", &[&f1], &[]);
+    import_into(&w, "b.sqlite", &[&f2], &["--no-canonical"]);
+    import_into(&w, "one.sqlite", &[&f1], &[]);
+    import_into(&w, "one.sqlite", &[&f2], &["--dedup", "isomorphs"]);
+    let m = merge(
+        &w,
+        &[
+            "--db",
+            "out.sqlite",
+            "--dedup",
+            "isomorphs",
+            "a.sqlite",
+            "b.sqlite",
+        ],
+    );
+    assert_eq!(
+        (m["stored"].as_u64(), m["isomorphs"].as_u64()),
+        (Some(300), Some(300))
+    );
+    same(&w, "out.sqlite", "one.sqlite");
+    checked(&w, "out.sqlite");
+    assert_eq!(
+        w.strings_in(
+            "out.sqlite",
+            "SELECT count(*) || '' FROM sources WHERE relation = 'isomorph'"
+        ),
+        ["300"]
+    );
+}
+
+#[test]
+fn merge_refuses_foreign_files_and_itself_untouched() {
+    let w = Workdir::new();
+    import_into(&w, "a.sqlite", &[&sample("classic.txt")], &[]);
+    let foreign = w.path("other.sqlite");
+    rusqlite::Connection::open(&foreign)
+        .unwrap()
+        .execute_batch("CREATE TABLE customers (name TEXT); INSERT INTO customers VALUES ('x');")
+        .unwrap();
+    let text = w.write("notes.txt", "not a database at all\n");
+    let before = std::fs::read(&foreign).unwrap();
+    for (args, says) in [
+        (
+            vec!["merge", "--db", "out.sqlite", "a.sqlite", "other.sqlite"],
+            "other.sqlite: not a sudoku-archive archive: it is a SQLite database with other tables (customers)",
+        ),
+        (
+            vec!["merge", "--db", "out.sqlite", "a.sqlite", "notes.txt"],
+            "notes.txt: not a sudoku-archive archive: it is not a SQLite database",
+        ),
+        (
+            vec!["merge", "--db", "out.sqlite", "missing.sqlite"],
+            "missing.sqlite: no archive there",
+        ),
+        (
+            vec!["merge", "--db", "a.sqlite", "a.sqlite"],
+            "a.sqlite: the output archive cannot be one of its inputs",
+        ),
+        (
+            vec!["merge", "--db", "other.sqlite", "a.sqlite"],
+            "other.sqlite: not a sudoku-archive archive",
+        ),
+    ] {
+        let out = w.output(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+    // Nothing was made or changed: the inputs are checked before the output is opened.
+    assert!(!w.path("out.sqlite").exists());
+    assert_eq!(std::fs::read(&foreign).unwrap(), before);
+    assert_eq!(std::fs::read(&text).unwrap(), b"not a database at all\n");
+    assert_eq!(
+        w.strings_in("a.sqlite", "SELECT count(*) || '' FROM imports"),
+        ["1"]
+    );
+}
+
+#[test]
+fn a_killed_merge_is_completed_by_a_rerun() {
+    let w = Workdir::new();
+    let big = w.write("big.txt", relabelled_kaggle(4));
+    import_into(&w, "a.sqlite", &[&big], &["--no-canonical"]);
+    let total = 40_000;
+    // Small batches, so that the merge is killed between two.
+    let args = [
+        "merge",
+        "--db",
+        "out.sqlite",
+        "--batch-puzzles",
+        "500",
+        "a.sqlite",
+    ];
+    let mut child = w
+        .command(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let done = |sql: &str| -> i64 {
+        rusqlite::Connection::open(w.path("out.sqlite"))
+            .ok()
+            .and_then(|c| c.query_row(sql, [], |r| r.get(0)).ok())
+            .unwrap_or(0)
+    };
+    let start = Instant::now();
+    while done("SELECT stored FROM imports WHERE id = 1") == 0
+        && start.elapsed() < Duration::from_secs(60)
+    {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let stored = done("SELECT count(*) FROM puzzles");
+    assert!(
+        stored > 0 && stored < total,
+        "killed partway: {stored} of {total} puzzles"
+    );
+    // Whole batches: the puzzles are the first ones, each with its lines.
+    assert_eq!(stored % 500, 0, "{stored}");
+    assert_eq!(done("SELECT count(*) FROM sources"), stored);
+    assert_eq!(
+        done("SELECT count(*) FROM imports WHERE status = 'running'"),
+        1
+    );
+
+    w.run(&args);
+    w.run(&["merge", "--db", "clean.sqlite", "a.sqlite"]);
+    assert_eq!(
+        w.strings_in("out.sqlite", PUZZLE_ROWS),
+        w.strings_in("clean.sqlite", PUZZLE_ROWS)
+    );
+    same(&w, "out.sqlite", "clean.sqlite");
+    checked(&w, "out.sqlite");
+    assert_eq!(
+        w.strings_in("out.sqlite", "SELECT status FROM imports ORDER BY id"),
+        ["interrupted", "finished", "finished"]
+    );
+}
