@@ -132,7 +132,10 @@ pub fn read_as(framing: &Framing, settings: Settings, dedup: Dedup) -> String {
                 Some(crate::input::ColumnChoice::Number(n)) => format!("column {n}"),
                 None => "column found by header or content".to_string(),
             };
-            format!("csv delimited by {:?}, {column}", char::from(*delimiter))
+            match delimiter {
+                Some(d) => format!("csv delimited by {:?}, {column}", char::from(*d)),
+                None => format!("csv, delimiter sniffed, {column}"),
+            }
         }
     };
     let kind = match settings.hint {

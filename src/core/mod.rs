@@ -6,6 +6,7 @@ pub mod base32;
 pub mod canon;
 pub mod grid;
 pub mod killer;
+pub mod krazydad;
 pub mod mask;
 pub(crate) mod matching;
 pub mod puzzle;
