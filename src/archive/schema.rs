@@ -77,6 +77,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0009_application_id.sql"),
         fill: None,
     },
+    Migration {
+        name: "0010_source_fields.sql",
+        sql: include_str!("../../migrations/0010_source_fields.sql"),
+        fill: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -430,7 +430,7 @@ impl CsvFramer {
                 hint + 1
             );
         }
-        if r.header {
+        let mut text = if r.header {
             format!(
                 "records with a header, column {:?} (field {} of {d}-separated)",
                 name(r.column),
@@ -443,7 +443,19 @@ impl CsvFramer {
                 "one string per line, field {} of {d}-separated",
                 r.column + 1
             )
+        };
+        // What else the file looks like, should its records be rejected.
+        if let Some(best) = self.sniffed.best().filter(|&b| b != r.column) {
+            text.push_str(&format!(
+                "; field {} holds puzzle-shaped strings{}",
+                best + 1,
+                match name(best) {
+                    "" => String::new(),
+                    n => format!(" (column {n:?})"),
+                }
+            ));
         }
+        text
     }
 
     /// The other fields of the current record, all but `skip`.

@@ -258,9 +258,7 @@ pub fn framing_for(
     };
     match ext.as_deref() {
         Some("tsv") | Some("tab") | Some("csv") => Framing::Csv { delimiter, column },
-        _ if force_csv || delimiter.is_some() || column.is_some() => {
-            Framing::Csv { delimiter, column }
-        }
+        _ if force_csv || delimiter.is_some() => Framing::Csv { delimiter, column },
         _ => Framing::Text,
     }
 }
