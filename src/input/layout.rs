@@ -326,7 +326,7 @@ impl<R: Read> TextLayout<R> {
                     if m == n && !eof {
                         return Step::More;
                     }
-                    if digits.is_empty() {
+                    if digits.len() < 3 || !digits.iter().any(|(_, row)| row.count == 9) {
                         Err(format!(
                             "grid starting at line {}: a Str8ts colour grid (x black, . white) must be followed by the grid of its digits",
                             line_of(group[0].0)
@@ -336,6 +336,12 @@ impl<R: Read> TextLayout<R> {
                         grid::block(&numbered(&digits))
                             .and_then(|d| grid::str8ts_string(&b, &d, line_of(digits[0].0)))
                             .map(|s| (s, Kind::Str8ts))
+                            .map_err(|e| {
+                                format!(
+                                    "the digits of the Str8ts colour grid at line {}: {e}",
+                                    line_of(group[0].0)
+                                )
+                            })
                     }
                 }
                 Ok(b) if b.kind == Kind::Colours => Err(format!(

@@ -10,6 +10,7 @@ mod export;
 mod import;
 mod isomorphs;
 mod killer;
+mod layouts;
 mod nightly_archive;
 mod nightly_bounds;
 mod nightly_files;
