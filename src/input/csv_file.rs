@@ -463,7 +463,12 @@ impl CsvFramer {
         if self.spans.len() <= skip.len() {
             return None;
         }
-        let kept = (0..self.spans.len()).filter(|i| !skip.contains(i));
+        let kept = (0..self.spans.len()).filter(|i| {
+            !skip.contains(i)
+                && self
+                    .field(data, fields, *i)
+                    .is_some_and(|f| !fields::is_grid_string(f))
+        });
         if self.names.is_empty() {
             fields::array(kept.filter_map(|i| self.field(data, fields, i)))
         } else {

@@ -19,7 +19,7 @@ pub const MAX_FIELDS: usize = 512;
 pub const MAX_VALUE: usize = 200;
 
 /// Whether a field is a grid string, left out.
-fn is_grid_string(field: &[u8]) -> bool {
+pub fn is_grid_string(field: &[u8]) -> bool {
     matches!(field.len(), 81 | 162 | 243)
 }
 

@@ -11,8 +11,9 @@
 //! other lines, with its title line (`Grid 01`) and a note after it, is an
 //! [`ItemKind::Part`]: every line is still one item, in order. A grid that
 //! runs past the end of a chunk is carried, whole, into the next one: the
-//! carried lines are bounded (a run of rows stops at [`MAX_RUN_ROWS`]
-//! rows), so memory stays bounded too.
+//! carried lines are bounded (a run of rows stops at [`MAX_RUN_ROWS`] rows
+//! or four times as many lines, and at most 16 blank lines are looked past
+//! for a Str8ts digits grid or a note), so memory stays bounded too.
 //!
 //! The one-line fast path stays one: a line longer than [`grid::MAX_ROW`]
 //! is no row, told by its length alone, and a line without a separator
@@ -31,6 +32,12 @@ use super::{Chunk, ChunkReader, Item, ItemKind, fields};
 /// The most rows one run of grid lines holds before it is cut: twelve
 /// grids written back to back.
 pub const MAX_RUN_ROWS: usize = 108;
+
+/// The most lines (rows and separator lines) of one run.
+const MAX_RUN_LINES: usize = 4 * MAX_RUN_ROWS;
+
+/// The most blank lines looked past for a Str8ts digits grid or a note.
+const MAX_GAP: usize = 16;
 
 /// Lines looked at to choose between one string per line and delimited
 /// lines.
@@ -282,7 +289,7 @@ impl<R: Read> TextLayout<R> {
         let run = |from: usize| {
             let mut j = from;
             let mut rows = Vec::new();
-            while j < n && l.grid_line(j) && rows.len() < MAX_RUN_ROWS {
+            while j < n && l.grid_line(j) && rows.len() < MAX_RUN_ROWS && j - from < MAX_RUN_LINES {
                 if let Line::Row(row) = l.class[j] {
                     rows.push((j, row));
                 }
@@ -291,7 +298,7 @@ impl<R: Read> TextLayout<R> {
             (j, rows)
         };
         let (j, rows) = run(r);
-        if j == n && !eof && rows.len() < MAX_RUN_ROWS {
+        if j == n && !eof && rows.len() < MAX_RUN_ROWS && j - r < MAX_RUN_LINES {
             return Step::More;
         }
         if rows.len() < 3 || !rows.iter().any(|(_, row)| row.count == 9) {
@@ -319,11 +326,11 @@ impl<R: Read> TextLayout<R> {
                 Err(e) => Err(e),
                 Ok(b) if b.kind == Kind::Colours && groups.len() == 1 => {
                     let mut k = j;
-                    while k < n && l.blank[k] {
+                    while k < n && l.blank[k] && k - j < MAX_GAP {
                         k += 1;
                     }
                     let (m, digits) = run(k);
-                    if m == n && !eof {
+                    if m == n && !eof && digits.len() < MAX_RUN_ROWS && m - k < MAX_RUN_LINES {
                         return Step::More;
                     }
                     if digits.len() < 3 || !digits.iter().any(|(_, row)| row.count == 9) {
@@ -360,8 +367,12 @@ impl<R: Read> TextLayout<R> {
         // A note after the grid: a line of words, after blank lines, not
         // the title of the next grid.
         let mut k = end;
-        while k < n && l.blank[k] {
+        while k < n && l.blank[k] && k - end < MAX_GAP {
             k += 1;
+        }
+        if k == n && !eof && k - end < MAX_GAP {
+            // A note may follow in the next chunk.
+            return Step::More;
         }
         let note = if k < n
             && chunk.items[k].kind == ItemKind::Line
@@ -600,6 +611,30 @@ mod tests {
             Some(r#"{"note":"From somewhere 2016"}"#)
         );
         assert_eq!(got.last().unwrap().1, "Part");
+    }
+
+    #[test]
+    fn endless_separators_or_blanks_are_not_carried_whole() {
+        let rows = "003020600\n".repeat(3);
+        for tail in ["------\n", "\n"] {
+            let text = format!("{rows}{}", tail.repeat(3 * crate::input::CHUNK_LINES));
+            let mut r = TextLayout::new(text.as_bytes());
+            let (mut items, mut biggest) = (0, 0);
+            while let Some(c) = r.next_chunk().unwrap() {
+                items += c.items.len();
+                biggest = biggest.max(c.items.len());
+            }
+            assert_eq!(items, 3 + 3 * crate::input::CHUNK_LINES);
+            assert!(
+                biggest <= crate::input::CHUNK_LINES + MAX_RUN_LINES + MAX_GAP,
+                "{biggest}"
+            );
+        }
+        let colours = "xx...x...\n".repeat(9);
+        let text = format!("{colours}{}", "\n".repeat(3 * crate::input::CHUNK_LINES));
+        let got = frame(&text);
+        assert_eq!(got.len(), 9 + 3 * crate::input::CHUNK_LINES);
+        assert!(got[0].1.starts_with("BadGrid"), "{:?}", got[0]);
     }
 
     #[test]
