@@ -327,3 +327,24 @@ fn a_text_file_whose_lines_hold_no_puzzle_says_what_it_looks_like() {
         "{err}"
     );
 }
+
+#[test]
+fn grids_read_the_same_compressed_from_standard_input_and_in_a_folder() {
+    let w = Workdir::new();
+    let text = std::fs::read(data("classic/project_euler_p096_grids.txt")).unwrap();
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut e, &text).unwrap();
+    std::fs::create_dir(w.path("dir")).unwrap();
+    w.write("dir/p096.txt.gz", e.finish().unwrap());
+    let s = w.import(&[&w.path("dir")], &[]);
+    assert_eq!(counts(&s), (49, 1, 0, 450), "{s}");
+    assert_eq!(layouts(&s), ["9-line grids"]);
+    // Standard input: the same puzzles, now all known.
+    let out = w
+        .command(&["import", "--json", "-"])
+        .stdin(std::fs::File::open(data("classic/project_euler_p096_grids.txt")).unwrap())
+        .output()
+        .unwrap();
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(counts(&s), (0, 50, 0, 450), "{s}");
+}
