@@ -107,7 +107,7 @@ impl TypeArg {
 /// How input files are read, shared by `import` and `check`.
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// Input files: text (one puzzle per line) or .csv/.tsv, plain or compressed
+    /// Input files: text (one puzzle per line, 9-line grids, or delimited lines) or .csv/.tsv, plain or compressed
     /// (gzip, zstd, xz, bzip2); a folder reads every file under it; `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,

@@ -13,11 +13,18 @@
 //! - [`decompress`]: gzip, zstd, xz and bzip2 are recognised by their magic
 //!   bytes and decoded as a stream;
 //! - [`text`] splits the (decoded) bytes into physical lines, and [`csv_file`]
-//!   parses each line of a CSV/TSV file on its own, so that no quote can
-//!   reach past its line.
+//!   parses each line of a delimited file on its own (its delimiter sniffed
+//!   from the content), so that no quote can reach past its line;
+//! - [`layout`] tells what a text file holds: one string per line, grids
+//!   on nine lines ([`grid`]), or delimited lines (handed to [`csv_file`]);
+//! - [`fields`] keeps the other fields of a record (ids, ratings, titles)
+//!   as bounded JSON text.
 //!
 //! Line numbers are always physical lines of the decoded text, and every
-//! physical line becomes exactly one [`Item`].
+//! physical line becomes exactly one [`Item`]: a record over several lines
+//! (a grid) is the item of its first line, its other lines
+//! [`ItemKind::Part`]s. Each chunk says what its reader understood of the
+//! file ([`Chunk::layout`]), for the summary and `check`.
 //!
 //! It also says what an input *is*, for the archive: its [`Identity`] (a
 //! file's canonical path, standard input's name), and its [`Content`], the
