@@ -125,7 +125,9 @@ pub struct Plan {
 /// differently.
 pub fn read_as(framing: &Framing, settings: Settings, dedup: Dedup) -> String {
     let format = match framing {
-        Framing::Text => "text".to_string(),
+        // Grids and delimited lines are read since schema 10: a file read
+        // as "text" before is read again.
+        Framing::Text => "text: one string per line, grids or delimited lines".to_string(),
         Framing::Csv { delimiter, column } => {
             let column = match column {
                 Some(crate::input::ColumnChoice::Name(n)) => format!("column {n:?}"),

@@ -348,3 +348,23 @@ fn grids_read_the_same_compressed_from_standard_input_and_in_a_folder() {
     let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(counts(&s), (0, 50, 0, 450), "{s}");
 }
+
+#[test]
+fn a_text_file_read_before_grids_were_read_is_read_again() {
+    let w = Workdir::new();
+    let p096 = data("classic/project_euler_p096_grids.txt");
+    w.import(&[&p096], &[]);
+    // As an earlier version recorded its read (every grid line rejected).
+    let changed = w
+        .db()
+        .execute(
+            "UPDATE file_reads SET read_as = \
+             replace(read_as, 'text: one string per line, grids or delimited lines', 'text')",
+            [],
+        )
+        .unwrap();
+    assert_eq!(changed, 1);
+    let s = w.import(&[&p096], &[]);
+    assert_eq!(n(&s, "unchanged_files"), 0, "{s}");
+    assert_eq!(counts(&s), (0, 50, 0, 450), "{s}");
+}
