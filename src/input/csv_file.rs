@@ -37,7 +37,7 @@ use super::{Chunk, ChunkReader, ColumnChoice, ItemKind, PuzzleColumn, fields};
 use crate::core::puzzle::strip_url;
 
 /// Header names that mean "the puzzle is in this column", most specific first.
-const PUZZLE_HEADERS: &[&str] = &[
+pub const PUZZLE_HEADERS: &[&str] = &[
     "puzzle", "puzzles", "quizzes", "quiz", "givens", "sudoku", "killer", "str8ts", "board",
     "grid", "bd", "problem", "question",
 ];

@@ -23,7 +23,9 @@
 
 use std::io::{self, Read};
 
-use super::csv_file::{self, CsvFramer, DELIMITERS, delimiter_name, looks_like_puzzle};
+use super::csv_file::{
+    self, CsvFramer, DELIMITERS, PUZZLE_HEADERS, delimiter_name, looks_like_puzzle,
+};
 use super::extract::{Extracted, puzzle_token};
 use super::grid::{self, Kind, Line};
 use super::text::TextReader;
@@ -121,6 +123,37 @@ fn text<'a>(chunk: &'a Chunk, item: &Item) -> &'a [u8] {
         b.strip_prefix("\u{feff}".as_bytes()).unwrap_or(b)
     } else {
         b
+    }
+}
+
+/// Marks the first line of a text file of one string per line as a header
+/// when it names its columns (`puzzle,rating`, `quizzes solutions`): two
+/// or more words split at any delimiter, none a number, one of them a
+/// known puzzle column name.
+fn header_line(chunk: &mut Chunk) {
+    let Some(i) = chunk.items.iter().position(|i| {
+        i.kind == ItemKind::Line && {
+            let t = text(chunk, i).trim_ascii();
+            !t.is_empty() && !t.starts_with(b"#")
+        }
+    }) else {
+        return;
+    };
+    let line = text(chunk, &chunk.items[i]);
+    let words: Vec<&str> = line
+        .split(|c| DELIMITERS.contains(c))
+        .filter_map(|w| std::str::from_utf8(w.trim_ascii()).ok())
+        .filter(|w| !w.is_empty())
+        .collect();
+    // Names, not a title like `Grid 01`: two or more, none a number.
+    let named = line.len() < 81
+        && words.len() >= 2
+        && !words.iter().any(|w| w.bytes().all(|c| c.is_ascii_digit()))
+        && words
+            .iter()
+            .any(|w| PUZZLE_HEADERS.iter().any(|h| w.eq_ignore_ascii_case(h)));
+    if named {
+        chunk.items[i].kind = ItemKind::Header;
     }
 }
 
@@ -511,6 +544,9 @@ impl<R: Read + Send> ChunkReader for TextLayout<R> {
             };
             if self.mode.is_none() {
                 let mode = self.sniff(&chunk);
+                if matches!(mode, Mode::Text) {
+                    header_line(&mut chunk);
+                }
                 self.mode = Some(mode);
             }
             if let Some(Mode::Delimited(framer)) = &mut self.mode {
@@ -635,6 +671,15 @@ mod tests {
         let got = frame(&text);
         assert_eq!(got.len(), 9 + 3 * crate::input::CHUNK_LINES);
         assert!(got[0].1.starts_with("BadGrid"), "{:?}", got[0]);
+    }
+
+    #[test]
+    fn a_text_file_s_column_names_are_its_header() {
+        let p = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let got = frame(&format!("Puzzle Rating\n{p} 4.5\n"));
+        assert_eq!(got[0].1, "Header");
+        let got = frame(&format!("not a header\n{p}\n"));
+        assert_eq!(got[0].1, "Line");
     }
 
     #[test]
