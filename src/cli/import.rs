@@ -537,7 +537,7 @@ pub fn all_rejected(
         Framing::Csv { .. } => ("records", "a wrong --column, --delimiter or --type"),
         Framing::Text => (
             "lines",
-            "a wrong --type, or delimited records the content did not show (--column, --delimiter),",
+            "a wrong --type, or a delimiter the content did not show (--delimiter),",
         ),
     };
     Some(format!(

@@ -127,9 +127,9 @@ fn text<'a>(chunk: &'a Chunk, item: &Item) -> &'a [u8] {
 }
 
 /// Marks the first line of a text file of one string per line as a header
-/// when it names its columns (`puzzle,rating`, `quizzes solutions`): two
-/// or more words split at any delimiter, none a number, one of them a
-/// known puzzle column name.
+/// when it names its columns (`puzzle,rating`, `Puzzle Rating`): two or
+/// more fields split at its delimiter, none a number, one of them a known
+/// puzzle column name, and as many as the next line has.
 fn header_line(chunk: &mut Chunk) {
     let Some(i) = chunk.items.iter().position(|i| {
         i.kind == ItemKind::Line && {
@@ -140,14 +140,29 @@ fn header_line(chunk: &mut Chunk) {
         return;
     };
     let line = text(chunk, &chunk.items[i]);
-    let words: Vec<&str> = line
-        .split(|c| DELIMITERS.contains(c))
-        .filter_map(|w| std::str::from_utf8(w.trim_ascii()).ok())
-        .filter(|w| !w.is_empty())
-        .collect();
-    // Names, not a title like `Grid 01`: two or more, none a number.
+    // Its delimiter, and the fields of a line split by it.
+    let Some(&d) = DELIMITERS.iter().find(|d| line.trim_ascii().contains(d)) else {
+        return;
+    };
+    let fields = |l: &[u8]| -> Vec<String> {
+        l.trim_ascii()
+            .split(|&c| c == d || (d == b' ' && c == b'\t'))
+            .filter(|w| !w.is_empty() || d != b' ')
+            .map(|w| String::from_utf8_lossy(w.trim_ascii()).into_owned())
+            .collect()
+    };
+    let words = fields(line);
+    // The next line that is not blank has as many fields.
+    let next = chunk.items[i + 1..]
+        .iter()
+        .filter(|n| n.kind == ItemKind::Line)
+        .map(|n| text(chunk, n))
+        .find(|t| !t.trim_ascii().is_empty());
+    // Names, not a title like `Grid 01` nor a sentence: two or more, none
+    // a number, one a puzzle column's name, as many as the next line's fields.
     let named = line.len() < 81
         && words.len() >= 2
+        && next.is_some_and(|n| fields(n).len() == words.len())
         && !words.iter().any(|w| w.bytes().all(|c| c.is_ascii_digit()))
         && words
             .iter()
@@ -680,6 +695,10 @@ mod tests {
         assert_eq!(got[0].1, "Header");
         let got = frame(&format!("not a header\n{p}\n"));
         assert_eq!(got[0].1, "Line");
+        let got = frame(&format!("not a puzzle\n{p}\n"));
+        assert_eq!(got[0].1, "Line");
+        let got = frame(&format!("puzzle;rating\n{p};4.5\n"));
+        assert_eq!(got[0].1, "Header");
     }
 
     #[test]
