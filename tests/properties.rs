@@ -24,6 +24,7 @@ use sudoku_archive::core::puzzle::{Analysis, PuzzleType, Status, TypeHint, analy
 use sudoku_archive::core::{str8ts, sudoku};
 use sudoku_archive::input::csv_file::CsvReader;
 use sudoku_archive::input::extract::{Extracted, puzzle_token};
+use sudoku_archive::input::layout::TextLayout;
 use sudoku_archive::input::text::TextReader;
 use sudoku_archive::input::{ChunkReader, ColumnChoice};
 use sudoku_archive::pipeline::process::{Outcome, Settings, analyse_token, process};
@@ -540,14 +541,39 @@ proptest! {
         // Every line terminator ends exactly one line (a CRLF pair is one).
         let text = bytes.split(|&b| b == b'\n' || b == b'\r').count();
         prop_assert!(lines <= text, "{lines} items from {text} pieces");
+        // Grids and delimited lines found or not, every line is one item.
+        let framed = run_pipeline(TextLayout::new(bytes.as_slice()), TypeHint::Auto)?;
+        prop_assert_eq!(framed, lines);
+    }
+
+    #[test]
+    fn grid_like_text_keeps_one_item_a_line(
+        lines in prop::collection::vec(
+            prop::sample::select(vec![
+                "003020600", "..3.2.6..", "| . . 3 | . 2 . | 6 . . |", "1234567890", "12345678",
+                "------+-------+------", "", "Grid 01", "#f9.#..##", "xx...x...", ".........",
+                "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+                "17;4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......;4",
+                "# note", "From somewhere 2016",
+            ]),
+            0..120,
+        ),
+        ending in prop::sample::select(vec!["\n", "\r\n", "\r"]),
+    ) {
+        let text = lines.join(ending);
+        let bytes = text.as_bytes();
+        let plain = run_pipeline(TextReader::new(bytes), TypeHint::Auto)?;
+        prop_assert_eq!(run_pipeline(TextLayout::new(bytes), TypeHint::Auto)?, plain);
     }
 
     #[test]
     fn random_bytes_go_through_the_text_and_csv_pipelines(
         bytes in prop::collection::vec(any::<u8>(), 0..600),
     ) {
-        run_pipeline(TextReader::new(bytes.as_slice()), TypeHint::Auto)?;
-        run_pipeline(CsvReader::new(bytes.as_slice(), b',', None), TypeHint::Auto)?;
+        let lines = run_pipeline(TextReader::new(bytes.as_slice()), TypeHint::Auto)?;
+        prop_assert_eq!(run_pipeline(TextLayout::new(bytes.as_slice()), TypeHint::Auto)?, lines);
+        run_pipeline(CsvReader::new(bytes.as_slice(), Some(b','), None), TypeHint::Auto)?;
+        run_pipeline(CsvReader::new(bytes.as_slice(), None, None), TypeHint::Auto)?;
     }
 
     #[test]
@@ -559,7 +585,7 @@ proptest! {
     ) {
         let lines = run_pipeline(TextReader::new(bytes.as_slice()), TypeHint::Auto)?;
         let column = Some(ColumnChoice::Number(1));
-        let records = run_pipeline(CsvReader::new(bytes.as_slice(), b',', column), TypeHint::Auto)?;
+        let records = run_pipeline(CsvReader::new(bytes.as_slice(), Some(b','), column), TypeHint::Auto)?;
         prop_assert_eq!(records, lines);
     }
 
@@ -581,8 +607,8 @@ proptest! {
     ) {
         let mut file = b"id,puzzle,rating\n".to_vec();
         file.extend_from_slice(&bytes);
-        run_pipeline(CsvReader::new(bytes.as_slice(), delimiter, column.clone()), hint)?;
-        run_pipeline(CsvReader::new(file.as_slice(), delimiter, column), hint)?;
+        run_pipeline(CsvReader::new(bytes.as_slice(), Some(delimiter), column.clone()), hint)?;
+        run_pipeline(CsvReader::new(file.as_slice(), Some(delimiter), column), hint)?;
     }
 }
 

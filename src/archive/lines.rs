@@ -64,6 +64,11 @@ pub(super) static INSERT_PUZZLES: LazyLock<String> = LazyLock::new(|| {
 pub(super) const INSERT_SOURCE: &str = "INSERT OR IGNORE INTO sources
     (file_id, line, puzzle_id, import_id, relation) VALUES (?1, ?2, ?3, ?4, ?5)";
 
+/// [`INSERT_SOURCE`] for a record that came with other fields (few: one
+/// row a statement).
+const INSERT_SOURCE_FIELDS: &str = "INSERT OR IGNORE INTO sources
+    (file_id, line, puzzle_id, import_id, relation, fields) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
+
 /// Provenance rows written by one statement.
 const SOURCES_PER_INSERT: usize = 128;
 
@@ -171,6 +176,8 @@ pub(super) struct ChunkLines<'a> {
     shown: Vec<String>,
     /// (line, puzzle, relation) of each accepted line, written at the end.
     sources: Vec<(u64, i64, &'static str)>,
+    /// The same for records with other fields (`sources.fields`).
+    with_fields: Vec<(u64, i64, &'static str)>,
     /// New-looking puzzles waiting for the next multi-row insert.
     group: Vec<(&'a Item, &'a Record)>,
     /// [`INSERT_PUZZLES`], prepared once per chunk, binding the records'
@@ -205,6 +212,7 @@ impl<'a> ChunkLines<'a> {
             counts,
             shown: Vec::new(),
             sources: Vec::with_capacity(chunk.items.len()),
+            with_fields: Vec::new(),
             group: Vec::with_capacity(PUZZLES_PER_INSERT),
             insert_group: None,
             insert_one: None,
@@ -284,7 +292,11 @@ impl<'a> ChunkLines<'a> {
                 "isomorph"
             }
         };
-        self.sources.push((item.line, puzzle_id, relation));
+        if self.chunk.fields.is_empty() || self.chunk.fields_of(item.line).is_none() {
+            self.sources.push((item.line, puzzle_id, relation));
+        } else {
+            self.with_fields.push((item.line, puzzle_id, relation));
+        }
     }
 
     fn reject(&mut self, item: &Item, code: &str, message: &str) -> Result<(), ArchiveError> {
@@ -475,6 +487,20 @@ impl<'a> ChunkLines<'a> {
                 relation
             ])
             .map_err(sql)?;
+        }
+        if !self.with_fields.is_empty() {
+            let mut one = self.statement(INSERT_SOURCE_FIELDS)?;
+            for (line, puzzle_id, relation) in &self.with_fields {
+                one.execute(params![
+                    self.file_id,
+                    line,
+                    puzzle_id,
+                    self.import_id,
+                    relation,
+                    self.chunk.fields_of(*line)
+                ])
+                .map_err(sql)?;
+            }
         }
         Ok(())
     }

@@ -78,8 +78,13 @@ pub const MIGRATIONS: &[Migration] = &[
         fill: None,
     },
     Migration {
-        name: "0012_merges.sql",
-        sql: include_str!("../../migrations/0012_merges.sql"),
+        name: "0010_source_fields.sql",
+        sql: include_str!("../../migrations/0010_source_fields.sql"),
+        fill: None,
+    },
+    Migration {
+        name: "0011_merges.sql",
+        sql: include_str!("../../migrations/0011_merges.sql"),
         fill: None,
     },
 ];

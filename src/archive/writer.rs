@@ -125,14 +125,19 @@ pub struct Plan {
 /// differently.
 pub fn read_as(framing: &Framing, settings: Settings, dedup: Dedup) -> String {
     let format = match framing {
-        Framing::Text => "text".to_string(),
+        // Grids and delimited lines are read since schema 10: a file read
+        // as "text" before is read again.
+        Framing::Text => "text: one string per line, grids or delimited lines".to_string(),
         Framing::Csv { delimiter, column } => {
             let column = match column {
                 Some(crate::input::ColumnChoice::Name(n)) => format!("column {n:?}"),
                 Some(crate::input::ColumnChoice::Number(n)) => format!("column {n}"),
                 None => "column found by header or content".to_string(),
             };
-            format!("csv delimited by {:?}, {column}", char::from(*delimiter))
+            match delimiter {
+                Some(d) => format!("csv delimited by {:?}, {column}", char::from(*d)),
+                None => format!("csv, delimiter sniffed, {column}"),
+            }
         }
     };
     let kind = match settings.hint {

@@ -1,13 +1,17 @@
 //! `sudoku-archive check`: the import pipeline without an archive. Prints
-//! `file:line: reason` for every rejected line; exit status 1 if any. A
+//! `file:line: reason` for every rejected line; exit status 1 if any. At
+//! the end it says, on stderr, how each file was read (its layout) and
+//! warns of a file whose every record was rejected, as `import` does. A
 //! closed standard output ends the check quietly (status 0); SIGINT or
 //! SIGTERM ends it quietly with 130 or 143.
 
 use clap::Args;
 
+use super::import::{FileLayout, all_rejected, layout_lines, note_layout};
 use super::output::{Out, OutputError, note};
 use super::signals::{Interrupt, Signal};
 use super::{EXIT_REJECTS, InputArgs, thousands};
+use crate::archive::writer::Counts;
 use crate::pipeline::{self, Ended, Input, Options, Outcome, Processed, RunError, Sink};
 use crate::progress::Progress;
 
@@ -18,6 +22,9 @@ pub struct CheckArgs {
 }
 
 struct Report {
+    /// Per input: its lines' fates, and how it was read.
+    files: Vec<Counts>,
+    layouts: Vec<Option<String>>,
     lines: u64,
     accepted: u64,
     rejected: u64,
@@ -40,14 +47,27 @@ impl Sink for Report {
 
     fn write(&mut self, inputs: &[Input], p: &Processed) -> Result<(), OutputError> {
         let name = inputs.get(p.input).map(Input::name).unwrap_or_default();
+        note_layout(&mut self.layouts, p);
+        if self.files.len() <= p.input {
+            self.files.resize(p.input + 1, Counts::default());
+        }
+        let file = &mut self.files[p.input];
         for (item, outcome) in p.chunk.items.iter().zip(&p.outcomes) {
             self.lines += 1;
+            file.lines += 1;
             match outcome {
-                Outcome::Skipped => self.skipped += 1,
+                Outcome::Skipped => {
+                    self.skipped += 1;
+                    file.skipped += 1;
+                }
                 // `check` has no archive to know puzzles from.
-                Outcome::Accepted(_) | Outcome::Known(_) => self.accepted += 1,
+                Outcome::Accepted(_) | Outcome::Known(_) => {
+                    self.accepted += 1;
+                    file.stored += 1;
+                }
                 Outcome::Rejected(r) => {
                     self.rejected += 1;
+                    file.rejected += 1;
                     writeln!(self.out, "{name}:{}: {}", item.line, r.message)?;
                 }
             }
@@ -64,6 +84,8 @@ pub fn run(a: CheckArgs) -> anyhow::Result<u8> {
     let (inputs, opened) = super::open_inputs(&a.input, &[])?;
     let interrupt = Interrupt::install();
     let mut report = Report {
+        files: Vec::new(),
+        layouts: Vec::new(),
         lines: 0,
         accepted: 0,
         rejected: 0,
@@ -90,6 +112,27 @@ pub fn run(a: CheckArgs) -> anyhow::Result<u8> {
         // `check | head`: the reader has seen what it wanted.
         Err(RunError::Sink(OutputError::Closed)) => return Ok(0),
         Err(e) => return Err(e.into()),
+    }
+    let layouts: Vec<FileLayout> = inputs
+        .iter()
+        .zip(report.layouts.iter().chain(std::iter::repeat(&None)))
+        .filter_map(|(i, l)| {
+            Some(FileLayout {
+                file: i.name(),
+                layout: l.clone()?,
+            })
+        })
+        .collect();
+    for l in layout_lines(&layouts) {
+        note!("read as: {l}");
+    }
+    for (i, input) in inputs.iter().enumerate() {
+        let layout = report.layouts.get(i).cloned().flatten();
+        if let Some(c) = report.files.get(i)
+            && let Some(w) = all_rejected(a.input.kind, input, c, layout.as_deref())
+        {
+            note!("{w}");
+        }
     }
     note!(
         "{} lines: {} valid, {} rejected, {} skipped",

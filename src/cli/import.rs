@@ -24,7 +24,7 @@ use clap::{Args, ValueEnum};
 use super::output::{Out, OutputError, note};
 use super::signals::{Interrupt, Signal};
 use super::{DbArg, EXIT_REJECTS, InputArgs, thousands};
-use crate::archive::writer::{Counts, Dedup, FileCounts, ImportWriter, Plan};
+use crate::archive::writer::{Counts, Dedup, ImportWriter, Plan};
 use crate::archive::{Archive, ArchiveError, Tuning};
 use crate::input::{Content, Framing};
 use crate::pipeline::{self, Ended, Input, Options, Processed, Settings, Sink, Stored};
@@ -139,6 +139,49 @@ struct Summary<'a> {
     /// Peak resident memory of this process, where the OS tells it.
     peak_rss_kib: Option<u64>,
     first_rejects: &'a [String],
+    /// How each file read was understood.
+    layouts: Vec<FileLayout>,
+}
+
+/// What the reader understood of one file.
+#[derive(Debug, serde::Serialize)]
+pub struct FileLayout {
+    pub file: String,
+    /// `9-line grids`, `krazydad Killer CSV, columns puzz_color + puzz_hint`, ...
+    pub layout: String,
+}
+
+/// Per file, the layout each input was read as (the last a chunk said).
+pub fn note_layout(layouts: &mut Vec<Option<String>>, p: &Processed) {
+    if let Some(l) = &p.chunk.layout {
+        if layouts.len() <= p.input {
+            layouts.resize(p.input + 1, None);
+        }
+        if layouts[p.input].as_ref() != Some(l) {
+            layouts[p.input] = Some(l.clone());
+        }
+    }
+}
+
+/// The lines that say how the files were read: one a file for a few files,
+/// else one a layout with its number of files.
+pub fn layout_lines(layouts: &[FileLayout]) -> Vec<String> {
+    if layouts.len() <= 10 {
+        return layouts
+            .iter()
+            .map(|l| format!("{}: {}", l.file, l.layout))
+            .collect();
+    }
+    let mut by: Vec<(&str, u64)> = Vec::new();
+    for l in layouts {
+        match by.iter_mut().find(|(k, _)| *k == l.layout) {
+            Some((_, n)) => *n += 1,
+            None => by.push((&l.layout, 1)),
+        }
+    }
+    by.iter()
+        .map(|(k, n)| format!("{k}: {} files", thousands(*n)))
+        .collect()
 }
 
 /// The archive writer as the pipeline's sink, drawing the progress bar
@@ -148,6 +191,8 @@ struct Drawn<'w, 'a> {
     progress: &'w mut Progress,
     /// Size of the input being read, added to the bar's base when it ends.
     current_len: u64,
+    /// How each input was understood, by its index in the run.
+    layouts: Vec<Option<String>>,
 }
 
 impl Sink for Drawn<'_, '_> {
@@ -168,6 +213,7 @@ impl Sink for Drawn<'_, '_> {
 
     fn write(&mut self, inputs: &[Input], p: &Processed) -> Result<(), ArchiveError> {
         self.writer.write(inputs, p)?;
+        note_layout(&mut self.layouts, p);
         if inputs.get(p.input).is_some() {
             let c = self.writer.counts;
             let secs = self.writer.elapsed().max(1e-9);
@@ -263,16 +309,14 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         .filter(|(i, _)| read.next_if_eq(i).is_some())
         .map(|(_, o)| o)
         .collect();
-    let outcome = pipeline::run(
-        &plan.read,
-        opened,
-        &opts,
-        &mut Drawn {
-            writer: &mut writer,
-            progress: &mut progress,
-            current_len: 0,
-        },
-    );
+    let mut drawn = Drawn {
+        writer: &mut writer,
+        progress: &mut progress,
+        current_len: 0,
+        layouts: Vec::new(),
+    };
+    let outcome = pipeline::run(&plan.read, opened, &opts, &mut drawn);
+    let layouts = drawn.layouts;
     progress.finish();
     // Record the end even after a failure, unless the archive itself is what failed.
     let finished = match &outcome {
@@ -305,7 +349,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     if a.silent && code == 0 {
         return Ok(0);
     }
-    match report(&a, &inputs, &plan, &writer, signal, exceeded) {
+    match report(&a, &inputs, &plan, &writer, &layouts, signal, exceeded) {
         // The status stands: the archive work is done and recorded.
         Ok(()) | Err(OutputError::Closed) => Ok(code),
         Err(e) => Err(e.into()),
@@ -319,6 +363,7 @@ fn report(
     inputs: &[Input],
     plan: &Plan,
     writer: &ImportWriter,
+    layouts: &[Option<String>],
     signal: Option<Signal>,
     exceeded: bool,
 ) -> Result<(), OutputError> {
@@ -342,6 +387,17 @@ fn report(
         puzzles_per_second: puzzles as f64 / seconds.max(1e-9),
         first_rejects: &writer.first_rejects,
         peak_rss_kib: peak_rss_kib(),
+        layouts: plan
+            .read
+            .iter()
+            .zip(layouts.iter().chain(std::iter::repeat(&None)))
+            .filter_map(|(i, l)| {
+                Some(FileLayout {
+                    file: i.name(),
+                    layout: l.clone()?,
+                })
+            })
+            .collect(),
     };
     let text = if a.json {
         serde_json::to_string(&summary).map_err(|e| OutputError::Write(e.into()))? + "\n"
@@ -374,8 +430,9 @@ fn report(
         let mut out = Out::stdout();
         out.write_all(text.as_bytes()).and_then(|_| out.flush())
     };
-    for (input, f) in plan.read.iter().zip(&writer.files) {
-        if let Some(w) = all_rejected(a, input, f) {
+    for (i, (input, f)) in plan.read.iter().zip(&writer.files).enumerate() {
+        let layout = layouts.get(i).cloned().flatten();
+        if let Some(w) = all_rejected(a.input.kind, input, &f.counts, layout.as_deref()) {
             note!("{w}");
         }
     }
@@ -428,6 +485,13 @@ fn human_summary(s: &Summary, interrupted: bool) -> String {
             thousands(s.unchanged_files as u64)
         );
     }
+    let lines = layout_lines(&s.layouts);
+    if !lines.is_empty() {
+        let _ = writeln!(t, "  read as:");
+        for l in lines {
+            let _ = writeln!(t, "    {l}");
+        }
+    }
     let _ = writeln!(t, "  stored      {:>12}", thousands(c.stored));
     let _ = writeln!(t, "  duplicates  {:>12}", thousands(c.duplicates));
     if c.isomorphs > 0 {
@@ -436,7 +500,7 @@ fn human_summary(s: &Summary, interrupted: bool) -> String {
     let _ = writeln!(t, "  rejected    {:>12}", thousands(c.rejected));
     let _ = writeln!(
         t,
-        "  skipped     {:>12}  (blank, comment and header lines)",
+        "  skipped     {:>12}  (blank, comment and header lines, grid lines after the first)",
         thousands(c.skipped)
     );
     let _ = writeln!(
@@ -448,40 +512,36 @@ fn human_summary(s: &Summary, interrupted: bool) -> String {
     t
 }
 
-/// The warning for an input whose every line (but blank, comment and
-/// header lines) was rejected, naming how it was read: a wrong column or
-/// type is the usual cause, and the summary alone does not show it.
-fn all_rejected(a: &ImportArgs, input: &Input, f: &FileCounts) -> Option<String> {
-    let c = &f.counts;
+/// The warning for an input whose every record (but blank, comment and
+/// header lines) was rejected, naming how it was read and what else it
+/// looks like: a wrong column or type is the usual cause, and the summary
+/// alone does not show it.
+pub fn all_rejected(
+    kind: super::TypeArg,
+    input: &Input,
+    c: &Counts,
+    layout: Option<&str>,
+) -> Option<String> {
     if c.rejected == 0 || c.rejected != c.lines - c.skipped {
         return None;
     }
-    let kind = match a.input.kind {
+    let kind = match kind {
         super::TypeArg::Auto => String::new(),
         k => k
             .to_possible_value()
             .map(|v| format!(", --type {}", v.get_name()))
             .unwrap_or_default(),
     };
-    let (what, how, hint) = match &input.framing {
-        Framing::Csv { .. } => {
-            let column = match &f.column {
-                Some(col) => match &col.name {
-                    Some(name) => format!("puzzle column {name:?}, column {}", col.number),
-                    None => format!("puzzle column {}, no header", col.number),
-                },
-                None => "no puzzle column".to_string(),
-            };
-            ("records", column, "a wrong --column or --type")
-        }
+    let how = layout.unwrap_or("no record read");
+    let (what, hint) = match &input.framing {
+        Framing::Csv { .. } => ("records", "a wrong --column, --delimiter or --type"),
         Framing::Text => (
             "lines",
-            "read as text, one puzzle a line".to_string(),
-            "a wrong --type, or a CSV file without its .csv name (--csv),",
+            "a wrong --type, or a delimiter the content did not show (--delimiter),",
         ),
     };
     Some(format!(
-        "warning: {}: all {} {what} rejected ({how}{kind}); {hint} is the usual cause",
+        "warning: {}: all {} {what} rejected (read as {how}{kind}); {hint} is the usual cause",
         input.name(),
         thousands(c.rejected),
     ))

@@ -113,7 +113,7 @@ impl TypeArg {
 /// How input files are read, shared by `import` and `check`.
 #[derive(Debug, Args)]
 pub struct InputArgs {
-    /// Input files: text (one puzzle per line) or .csv/.tsv, plain or compressed
+    /// Input files: text (one puzzle per line, 9-line grids, or delimited lines) or .csv/.tsv, plain or compressed
     /// (gzip, zstd, xz, bzip2); a folder reads every file under it; `-` reads standard input.
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
@@ -125,9 +125,14 @@ pub struct InputArgs {
     #[arg(long)]
     pub csv: bool,
     /// The CSV column holding the puzzles, by header name or 1-based number
-    /// (default: a column named puzzle, quizzes, givens, ..., or the first that looks like one).
+    /// (default: a named column (puzzle, quizzes, givens, ...) that holds
+    /// puzzles, else the one that does). Reads the input as delimited records.
     #[arg(long, value_name = "NAME|N")]
     pub column: Option<String>,
+    /// The delimiter of delimited records: one character, or `tab`, `space`
+    /// (default: sniffed from the content). Reads the input as delimited records.
+    #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
+    pub delimiter: Option<u8>,
     /// The puzzle type of every string, or auto to recognise each.
     #[arg(long = "type", value_enum, default_value = "auto")]
     pub kind: TypeArg,
@@ -143,6 +148,20 @@ pub struct InputArgs {
     pub stdin_name: String,
 }
 
+/// `--delimiter`: one ASCII character, or `tab` or `space` by name.
+fn parse_delimiter(s: &str) -> Result<u8, String> {
+    match s {
+        "tab" | "\\t" => Ok(b'\t'),
+        "space" => Ok(b' '),
+        _ if s.len() == 1 && s.is_ascii() && s != "\"" && s != "\n" && s != "\r" => {
+            Ok(s.as_bytes()[0])
+        }
+        _ => Err(format!(
+            "{s:?} is not a delimiter: give one character (, ; | ...), or tab or space"
+        )),
+    }
+}
+
 impl InputArgs {
     /// The inputs to read, folders expanded; `exclude` are files never to
     /// read (the archive and its companions, see [`DbArg::files`]).
@@ -152,7 +171,7 @@ impl InputArgs {
         Ok(folder::expand(&self.files, &selection, &self.stdin_name)?
             .into_iter()
             .map(|origin| {
-                let framing = framing_for(&origin, self.csv, column.clone());
+                let framing = framing_for(&origin, self.csv, self.delimiter, column.clone());
                 Input { origin, framing }
             })
             .collect())

@@ -21,6 +21,7 @@ mod board;
 pub(crate) mod cages;
 pub(crate) mod canon;
 mod format;
+pub mod krazydad;
 mod propagate;
 mod solve;
 mod validate;
@@ -236,47 +237,6 @@ impl PuzzleKind for Killer {
     }
     fn code(error: &Error) -> &'static str {
         error.code()
-    }
-}
-
-/// krazydad's CSV rows (SOURCES.md "killer/"), read for the tests of the
-/// Killer modules.
-#[cfg(test)]
-pub(crate) mod krazydad {
-    use crate::core::grid::CELLS;
-
-    /// The first 500 rows, the repository's own copy.
-    pub const FIRST500: &str =
-        include_str!("../../tests/data/killer/krazydad_intermediate_first500.csv");
-
-    /// One row: each cell's cage letter (A-Z then a-z, as 0..52), the sums
-    /// in letter order, and the solution.
-    pub struct Row {
-        pub ids: [u8; CELLS],
-        pub sums: Vec<u8>,
-        pub solved: String,
-    }
-
-    /// The rows of a krazydad CSV, its header skipped.
-    pub fn rows(text: &str) -> impl Iterator<Item = Row> + '_ {
-        text.lines().skip(1).map(row)
-    }
-
-    pub fn row(line: &str) -> Row {
-        let fields: Vec<&str> = line.splitn(6, ',').collect();
-        let (layout, rest) = fields[5].split_once(",\"").unwrap();
-        let (hints, rest) = rest.split_once("\",").unwrap();
-        let solved = rest.split(',').next().unwrap().to_string();
-        let mut ids = [0u8; CELLS];
-        for (id, ch) in ids.iter_mut().zip(layout[1..].bytes()) {
-            *id = if ch.is_ascii_uppercase() {
-                ch - b'A'
-            } else {
-                26 + ch - b'a'
-            };
-        }
-        let sums = hints.split(',').map(|h| h.parse().unwrap()).collect();
-        Row { ids, sums, solved }
     }
 }
 

@@ -13,11 +13,18 @@
 //! - [`decompress`]: gzip, zstd, xz and bzip2 are recognised by their magic
 //!   bytes and decoded as a stream;
 //! - [`text`] splits the (decoded) bytes into physical lines, and [`csv_file`]
-//!   parses each line of a CSV/TSV file on its own, so that no quote can
-//!   reach past its line.
+//!   parses each line of a delimited file on its own (its delimiter sniffed
+//!   from the content), so that no quote can reach past its line;
+//! - [`layout`] tells what a text file holds: one string per line, grids
+//!   on nine lines ([`grid`]), or delimited lines (handed to [`csv_file`]);
+//! - [`fields`] keeps the other fields of a record (ids, ratings, titles)
+//!   as bounded JSON text.
 //!
 //! Line numbers are always physical lines of the decoded text, and every
-//! physical line becomes exactly one [`Item`].
+//! physical line becomes exactly one [`Item`]: a record over several lines
+//! (a grid) is the item of its first line, its other lines
+//! [`ItemKind::Part`]s. Each chunk says what its reader understood of the
+//! file ([`Chunk::layout`]), for the summary and `check`.
 //!
 //! It also says what an input *is*, for the archive: its [`Identity`] (a
 //! file's canonical path, standard input's name), and its [`Content`], the
@@ -30,7 +37,10 @@
 pub mod csv_file;
 pub mod decompress;
 pub mod extract;
+pub mod fields;
 pub mod folder;
+pub mod grid;
+pub mod layout;
 pub mod text;
 
 use std::fs::File;
@@ -199,11 +209,15 @@ pub fn content_of(path: &Path) -> io::Result<Content> {
 /// How a file's lines are framed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Framing {
-    /// One puzzle per line, trailing text ignored.
+    /// Text: one puzzle per line (trailing text kept as the record's
+    /// fields), 9-line grids, or, when the first word of the lines is no
+    /// puzzle, delimited lines whose delimiter and puzzle field are sniffed
+    /// from the content (see [`layout`]).
     Text,
-    /// Delimited records; the puzzle is one column.
+    /// Delimited records with a header or not; the puzzle is one column.
+    /// The delimiter is sniffed from the first lines unless given.
     Csv {
-        delimiter: u8,
+        delimiter: Option<u8>,
         column: Option<ColumnChoice>,
     },
 }
@@ -224,11 +238,17 @@ impl ColumnChoice {
     }
 }
 
-/// Chooses the framing: `.csv` is comma-separated, `.tsv`/`.tab` tab-separated,
-/// anything else text unless `force_csv`. A compression suffix does not
-/// count: `x.csv.gz` is a CSV file (whether it is compressed is told by its
-/// content, see [`decompress`]).
-pub fn framing_for(origin: &Origin, force_csv: bool, column: Option<ColumnChoice>) -> Framing {
+/// Chooses the framing: `.csv`, `.tsv` and `.tab` files are delimited
+/// records (their delimiter is sniffed from the content, not the name),
+/// anything else text unless `force_csv` or a `delimiter` is given. A
+/// compression suffix does not count: `x.csv.gz` is a CSV file (whether it
+/// is compressed is told by its content, see [`decompress`]).
+pub fn framing_for(
+    origin: &Origin,
+    force_csv: bool,
+    delimiter: Option<u8>,
+    column: Option<ColumnChoice>,
+) -> Framing {
     let ext = match origin {
         Origin::Path(p) => {
             let mut name = p
@@ -244,18 +264,8 @@ pub fn framing_for(origin: &Origin, force_csv: bool, column: Option<ColumnChoice
         Origin::Stdin { .. } => None,
     };
     match ext.as_deref() {
-        Some("tsv") | Some("tab") => Framing::Csv {
-            delimiter: b'\t',
-            column,
-        },
-        Some("csv") => Framing::Csv {
-            delimiter: b',',
-            column,
-        },
-        _ if force_csv => Framing::Csv {
-            delimiter: b',',
-            column,
-        },
+        Some("tsv") | Some("tab") | Some("csv") => Framing::Csv { delimiter, column },
+        _ if force_csv || delimiter.is_some() => Framing::Csv { delimiter, column },
         _ => Framing::Text,
     }
 }
@@ -286,6 +296,21 @@ pub enum ItemKind {
     /// A CSV record without the puzzle column, or that CSV could not read
     /// (an unterminated quote): the reason.
     BadRecord(String),
+    /// The first line of a grid (see [`grid`]): the grid as one puzzle
+    /// string, this range of the buffer.
+    Grid(Range<usize>),
+    /// The first line of a damaged grid: why it is not one.
+    BadGrid(String),
+    /// A line of the record that starts at an earlier line (a grid's rows
+    /// after its first, its title): accounted for by that record.
+    Part,
+    /// A `#` comment line of a delimited text file.
+    Comment,
+    /// A krazydad Killer record: its `puzz_color` and `puzz_hint` fields.
+    Krazydad {
+        colour: Range<usize>,
+        hint: Range<usize>,
+    },
 }
 
 /// A batch of items sharing one buffer, so a million lines are not a
@@ -298,6 +323,13 @@ pub struct Chunk {
     pub offset: u64,
     /// The CSV column the puzzles were taken from, once known (for messages).
     pub column: Option<PuzzleColumn>,
+    /// What the reader understood of the file so far, for people:
+    /// `9-line grids`, `krazydad Killer CSV, columns puzz_color + puzz_hint`.
+    pub layout: Option<String>,
+    /// The other fields of some records (their ids, ratings, titles), by
+    /// the record's line, in line order: `(line, range of data)`, the text
+    /// a JSON array or object (see [`fields`]).
+    pub fields: Vec<(u64, Range<usize>)>,
 }
 
 /// The puzzle column a CSV reader settled on.
@@ -312,6 +344,23 @@ pub struct PuzzleColumn {
 impl Chunk {
     pub fn bytes(&self, r: &Range<usize>) -> &[u8] {
         self.data.get(r.clone()).unwrap_or_default()
+    }
+
+    /// The other fields of the record at `line`, if it has any.
+    pub fn fields_of(&self, line: u64) -> Option<&str> {
+        if self.fields.is_empty() {
+            return None;
+        }
+        let at = self.fields.binary_search_by_key(&line, |f| f.0).ok()?;
+        std::str::from_utf8(self.bytes(&self.fields[at].1)).ok()
+    }
+
+    /// Appends `text` to the buffer as the fields of the record at `line`
+    /// (records come in line order).
+    pub fn push_fields(&mut self, line: u64, text: &str) {
+        let start = self.data.len();
+        self.data.extend_from_slice(text.as_bytes());
+        self.fields.push((line, start..self.data.len()));
     }
 }
 
@@ -424,7 +473,7 @@ pub fn reader(opened: Opened, framing: &Framing) -> io::Result<(Box<dyn ChunkRea
         raw_bytes: raw,
     } = decompress::decoded(hashed)?;
     let r: Box<dyn ChunkReader> = match framing {
-        Framing::Text => Box::new(text::TextReader::new(read)),
+        Framing::Text => Box::new(layout::TextLayout::new(read)),
         Framing::Csv { delimiter, column } => {
             Box::new(csv_file::CsvReader::new(read, *delimiter, column.clone()))
         }
@@ -491,8 +540,8 @@ mod tests {
 
     #[test]
     fn framing_follows_the_name_without_its_compression_suffix() {
-        let csv = |d| Framing::Csv {
-            delimiter: d,
+        let csv = |_| Framing::Csv {
+            delimiter: None,
             column: None,
         };
         for (name, want) in [
@@ -506,15 +555,22 @@ mod tests {
             ("csv", Framing::Text),
         ] {
             let origin = Origin::Path(PathBuf::from("dir.csv").join(name));
-            assert_eq!(framing_for(&origin, false, None), want, "{name}");
+            assert_eq!(framing_for(&origin, false, None, None), want, "{name}");
         }
         assert_eq!(
-            framing_for(&Origin::Stdin { name: "-".into() }, false, None),
+            framing_for(&Origin::Stdin { name: "-".into() }, false, None, None),
             Framing::Text
         );
         assert_eq!(
-            framing_for(&Origin::Stdin { name: "-".into() }, true, None),
+            framing_for(&Origin::Stdin { name: "-".into() }, true, None, None),
             csv(b',')
+        );
+        assert_eq!(
+            framing_for(&Origin::Stdin { name: "-".into() }, false, Some(b';'), None),
+            Framing::Csv {
+                delimiter: Some(b';'),
+                column: None
+            }
         );
     }
 }

@@ -14,6 +14,7 @@
 //! [`canon`]). A line's worst case is some tens of milliseconds.
 
 use crate::core::canon::{self, CanonError};
+use crate::core::killer::krazydad;
 use crate::core::puzzle::{self, PuzzleType, Status};
 use crate::input::extract::{Extracted, puzzle_token, puzzle_token_before_bad_bytes};
 use crate::input::{Chunk, Item, ItemKind};
@@ -120,6 +121,19 @@ pub fn process(
     settings: Settings,
     stored: Option<&dyn Stored>,
 ) -> Outcome {
+    if let ItemKind::Krazydad { colour, hint } = &item.kind {
+        let converted = utf8(chunk.bytes(colour)).and_then(|c| {
+            let h = utf8(chunk.bytes(hint))?;
+            krazydad::killer_string(c, h).map_err(|e| reject(e.code(), e.to_string()))
+        });
+        return match converted {
+            Err(outcome) => outcome,
+            Ok(s) => match stored.and_then(|st| known(&s, settings, st)) {
+                Some(k) => Outcome::Known(Box::new(k)),
+                None => analyse_token(&s, settings),
+            },
+        };
+    }
     match token(chunk, item) {
         Err(outcome) => outcome,
         Ok(token) => match stored.and_then(|s| known(token, settings, s)) {
@@ -141,10 +155,16 @@ pub fn known(token: &str, settings: Settings, stored: &dyn Stored) -> Option<Kno
     })
 }
 
-/// An item's puzzle string, or its outcome when it has none.
+/// An item's puzzle string, or its outcome when it has none. (A krazydad
+/// record has no string to borrow: [`process`] makes one, and here it is
+/// skipped.)
 pub fn token<'a>(chunk: &'a Chunk, item: &Item) -> Result<&'a str, Outcome> {
     match &item.kind {
-        ItemKind::Header => Err(Outcome::Skipped),
+        ItemKind::Header | ItemKind::Part | ItemKind::Comment | ItemKind::Krazydad { .. } => {
+            Err(Outcome::Skipped)
+        }
+        ItemKind::BadGrid(msg) => Err(reject("grid", msg.clone())),
+        ItemKind::Grid(range) => Ok(utf8(chunk.bytes(range))?),
         ItemKind::BadRecord(msg) => Err(reject("csv", msg.clone())),
         ItemKind::TooLong { len, limit } => Err(reject(
             "too-long",

@@ -11,6 +11,7 @@ mod find;
 mod import;
 mod isomorphs;
 mod killer;
+mod layouts;
 mod merge;
 mod nightly_archive;
 mod nightly_bounds;

@@ -117,16 +117,22 @@ fn an_archive_of_a_newer_version_says_so_and_a_new_archive_carries_its_id() {
     assert!(bytes(&w.path("puzzles.sqlite")) == before);
 }
 
+/// What migrations 0010 and 0011 added, taken away again, so that a current archive
+/// set back to schema 8 is one.
+const UNDO_AFTER_8: &str =
+    "DROP TABLE merged_imports; DROP VIEW provenance; ALTER TABLE sources DROP COLUMN fields;
+    CREATE VIEW provenance AS SELECT s.puzzle_id, s.import_id, f.path AS file, s.line, s.relation
+    FROM sources AS s JOIN files AS f ON f.id = s.file_id;";
+
 #[test]
 fn an_older_archive_without_the_id_is_recognised_by_its_tables_and_upgraded() {
     // Schema 8 is the last without the id; its upgrade (0009) only sets it.
     let w = Workdir::new();
     w.import(&[&sample("classic.txt")], &[]);
     let c = w.db();
-    // As a schema-8 archive was: without the tables later schemas add.
-    c.execute_batch(
-        "PRAGMA application_id = 0; PRAGMA user_version = 8; DROP TABLE merged_imports;",
-    )
+    c.execute_batch(&format!(
+        "{UNDO_AFTER_8} PRAGMA application_id = 0; PRAGMA user_version = 8;"
+    ))
     .unwrap();
     drop(c);
     let out = w.output(&["stats", "--json"]);
@@ -296,7 +302,9 @@ fn a_read_only_archive_of_an_older_schema_says_it_needs_an_upgrade() {
     let w = Workdir::new();
     w.import(&[&sample("classic.txt")], &[]);
     w.db()
-        .execute_batch("PRAGMA application_id = 0; PRAGMA user_version = 8;")
+        .execute_batch(&format!(
+            "{UNDO_AFTER_8} PRAGMA application_id = 0; PRAGMA user_version = 8;"
+        ))
         .unwrap();
     let db = w.path("puzzles.sqlite");
     chmod(&db, 0o444);

@@ -351,7 +351,13 @@ fn a_file_whose_every_line_was_rejected_is_pointed_out() {
     let x = x.display().to_string();
     let clean = sample("classic.txt").display().to_string();
     let bad = sample("bad.txt").display().to_string();
+    // Found by its content, the file imports.
     let (status, _, stderr) = import_with(&w, &[&clean, &x, &bad], &[]);
+    assert_eq!(status, Some(0));
+    assert!(!stderr.contains("warning"), "{stderr}");
+    // Told the wrong column, every record is rejected: the warning says how
+    // the file was read and where its puzzles seem to be.
+    let (status, _, stderr) = import_with(&w, &[&x], &["--column", "puzzle"]);
     assert_eq!(status, Some(0));
     let warnings: Vec<&str> = stderr
         .lines()
@@ -360,8 +366,9 @@ fn a_file_whose_every_line_was_rejected_is_pointed_out() {
     assert_eq!(
         warnings,
         [format!(
-            "warning: {x}: all 50 records rejected (puzzle column \"puzzle\", column 2); \
-             a wrong --column or --type is the usual cause"
+            "warning: {x}: all 50 records rejected (read as records with a header, column \"puzzle\" \
+             (field 2 of ','-separated); field 3 holds puzzle-shaped strings (column \"board\")); \
+             a wrong --column, --delimiter or --type is the usual cause"
         )]
     );
     // Read right, the file imports.
@@ -373,7 +380,7 @@ fn a_file_whose_every_line_was_rejected_is_pointed_out() {
     assert_eq!(status, Some(0));
     assert!(
         stderr.contains(&format!(
-            "warning: {clean}: all 22 lines rejected (read as text, one puzzle a line, --type str8ts)"
+            "warning: {clean}: all 22 lines rejected (read as one string per line, --type str8ts)"
         )),
         "{stderr}"
     );
@@ -381,7 +388,7 @@ fn a_file_whose_every_line_was_rejected_is_pointed_out() {
     let (_, _, stderr) = import_with(&w, &[&kaggle], &["--type", "killer"]);
     assert!(
         stderr.contains(&format!(
-            "warning: {kaggle}: all 50 records rejected (puzzle column \"quizzes\", column 1, --type killer)"
+            "warning: {kaggle}: all 50 records rejected (read as records with a header, column \"quizzes\" (field 1 of ','-separated), --type killer)"
         )),
         "{stderr}"
     );
