@@ -11,6 +11,7 @@
 pub(crate) mod cages;
 mod format;
 mod solve;
+pub mod version_b;
 
 use std::fmt;
 
@@ -35,6 +36,8 @@ pub enum Form {
     Packed,
     /// Cage ids and sums ([`Killer::from_cages`]).
     Cages,
+    /// `L9B`, four base-36 characters per cell (`version_b`).
+    VersionB,
 }
 
 impl fmt::Display for Form {
@@ -43,6 +46,7 @@ impl fmt::Display for Form {
             Form::Legacy => "killer legacy",
             Form::Packed => "killer packed",
             Form::Cages => "killer cages",
+            Form::VersionB => "killer version b",
         })
     }
 }
@@ -278,6 +282,16 @@ impl Killer {
             clue[first] = sum;
         }
         Killer::build(form, colour, clue, [Mask::EMPTY; CELLS])
+    }
+
+    /// [`Killer::build`] for the other string readers of this crate.
+    pub(crate) fn from_parts(
+        form: Form,
+        colour: [u8; CELLS],
+        clue: [u8; CELLS],
+        cells: [Mask; CELLS],
+    ) -> Result<Killer, Error> {
+        Killer::build(form, colour, clue, cells)
     }
 
     /// Finds the cages of a decoded board and checks every rule across cells.

@@ -7,7 +7,7 @@ use std::fmt;
 
 use crate::core::grid::CELLS;
 use crate::core::mask::Mask;
-use crate::core::{killer, str8ts, sudoku};
+use crate::core::{killer, str8ts, sudoku, version_b};
 
 /// The three puzzle types, as stored in the archive's `type` column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -152,8 +152,10 @@ pub enum PuzzleError {
     Killer(#[from] killer::Error),
     #[error(transparent)]
     Str8ts(#[from] str8ts::Error),
+    #[error(transparent)]
+    VersionB(#[from] version_b::Error),
     #[error(
-        "unrecognised puzzle string: {len} characters; expected 81 or 162 (sudoku), 81,162 or 162,162 (killer), 162 or 243 (str8ts)"
+        "unrecognised puzzle string: {len} characters; expected 81 or 162 (sudoku), 81,162 or 162,162 (killer), 162 or 243 (str8ts), or a version B string (S9B, L9B, T9B)"
     )]
     Unrecognised { len: usize },
     #[error("empty puzzle string")]
@@ -167,6 +169,7 @@ impl PuzzleError {
             PuzzleError::Sudoku(e) => e.code(),
             PuzzleError::Killer(e) => e.code(),
             PuzzleError::Str8ts(e) => e.code(),
+            PuzzleError::VersionB(e) => e.code(),
             PuzzleError::Unrecognised { .. } => "format",
             PuzzleError::Empty => "empty",
         }
@@ -217,20 +220,27 @@ pub fn recognise(s: &str) -> Result<PuzzleType, PuzzleError> {
 /// The bare string and its type: the hint's, else the URL page's, else the shape's.
 fn resolve(s: &str, hint: TypeHint) -> Result<(&str, PuzzleType), PuzzleError> {
     let (bare, url_type) = strip_url(s);
-    let kind = match (hint, url_type) {
-        (TypeHint::Only(t), _) => t,
-        (TypeHint::Auto, Some(t)) => t,
-        (TypeHint::Auto, None) => recognise(bare)?,
-    };
-    Ok((bare, kind))
+    Ok((bare, kind_of(bare, url_type, hint)?))
+}
+
+fn kind_of(
+    bare: &str,
+    url_type: Option<PuzzleType>,
+    hint: TypeHint,
+) -> Result<PuzzleType, PuzzleError> {
+    match (hint, url_type) {
+        (TypeHint::Only(t), _) => Ok(t),
+        (TypeHint::Auto, Some(t)) => Ok(t),
+        (TypeHint::Auto, None) => recognise(bare),
+    }
 }
 
 /// The identity a puzzle string would be stored under, when the string
 /// carries nothing else, so that analysing it again would give the same
 /// result as any stored puzzle with that identity: the legacy form of each
 /// type. An import uses it to recognise lines already in the archive
-/// without solving them again. `None` for the packed forms, whose
-/// candidates count too.
+/// without solving them again. `None` for the packed and Version B forms,
+/// whose candidates count too.
 pub fn identity(s: &str, hint: TypeHint) -> Option<(PuzzleType, String)> {
     let (bare, kind) = resolve(s, hint).ok()?;
     let identity = match kind {
@@ -242,9 +252,13 @@ pub fn identity(s: &str, hint: TypeHint) -> Option<(PuzzleType, String)> {
 }
 
 /// Parses, validates, propagates and solves one puzzle string (bare or URL).
+/// A Version B string names its own type ([`version_b::claim`]).
 pub fn analyse(s: &str, hint: TypeHint) -> Result<Analysis, PuzzleError> {
-    let (bare, kind) = resolve(s, hint)?;
-    Ok(match kind {
+    let (bare, url_type) = strip_url(s);
+    if let Some(header) = version_b::claim(bare) {
+        return version_b::analyse(bare, header, hint);
+    }
+    Ok(match kind_of(bare, url_type, hint)? {
         PuzzleType::Sudoku => sudoku::analyse(bare)?,
         PuzzleType::Killer => killer::analyse(bare)?,
         PuzzleType::Str8ts => str8ts::analyse(bare)?,

@@ -9,6 +9,7 @@
 mod board;
 mod compartment;
 mod solve;
+pub mod version_b;
 
 use std::fmt;
 
@@ -44,6 +45,8 @@ pub enum Form {
     Legacy,
     /// Three base-32 characters per cell.
     Packed,
+    /// `T9B`, two base-36 characters per cell (`version_b`).
+    VersionB,
 }
 
 impl fmt::Display for Form {
@@ -51,6 +54,7 @@ impl fmt::Display for Form {
         f.write_str(match self {
             Form::Legacy => "legacy",
             Form::Packed => "packed",
+            Form::VersionB => "version b",
         })
     }
 }
@@ -153,7 +157,11 @@ impl Error {
 /// encoding and candidates are those of the board as read, so the stored
 /// string still reads back.
 pub fn analyse(s: &str) -> Result<Analysis, Error> {
-    let board = Board::parse(s)?;
+    Ok(analyse_board(Board::parse(s)?))
+}
+
+/// [`analyse`] of a read and checked board.
+pub(crate) fn analyse_board(board: Board) -> Analysis {
     let (shown, status) = match solve::propagate_and_solve(&board) {
         Err(why) => (board.clone(), Status::Contradiction(why)),
         Ok((propagated, solutions)) => {
@@ -167,7 +175,7 @@ pub fn analyse(s: &str) -> Result<Analysis, Error> {
             (propagated, status)
         }
     };
-    Ok(Analysis {
+    Analysis {
         kind: PuzzleType::Str8ts,
         clues: board.clues(),
         givens: board.to_legacy(),
@@ -176,7 +184,7 @@ pub fn analyse(s: &str) -> Result<Analysis, Error> {
         candidates: *shown.masks(),
         given: *board.given(),
         shading: board.black().map(u8::from),
-    })
+    }
 }
 
 /// The identity ([`Analysis::givens`]) of a legacy 162-character string,

@@ -14,6 +14,7 @@ mod solve;
 #[cfg(x86_64_kernels)]
 mod sse2;
 mod validate;
+pub mod version_b;
 
 use std::fmt;
 
@@ -40,6 +41,8 @@ pub enum Format {
     Packed,
     /// Not yet known: the length matched neither.
     Any,
+    /// `S9B`, two base-36 characters per cell (`version_b`).
+    VersionB,
 }
 
 impl Format {
@@ -48,6 +51,7 @@ impl Format {
         match self {
             Format::Legacy => "a digit 1-9, 0 or '.'",
             Format::Packed | Format::Any => "a base-32 character 0-9 or a-v",
+            Format::VersionB => "a base-36 character 0-9 or a-z",
         }
     }
 }
@@ -58,6 +62,7 @@ impl fmt::Display for Format {
             Format::Legacy => "sudoku legacy",
             Format::Packed => "sudoku packed",
             Format::Any => "sudoku",
+            Format::VersionB => "sudoku version b",
         })
     }
 }
@@ -178,6 +183,12 @@ pub fn analyse(s: &str) -> Result<Analysis, Error> {
         return Ok(a);
     }
     let (board, format) = parse(s)?;
+    analyse_board(board, format)
+}
+
+/// [`analyse`] of a parsed board, `format` naming it in errors: the path
+/// every form other than a clean legacy string takes.
+pub(crate) fn analyse_board(board: Board, format: Format) -> Result<Analysis, Error> {
     validate(&board, format)?;
     let given = *board.given_flags();
     let mut planes = Planes::from_board(&board);

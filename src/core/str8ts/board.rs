@@ -124,6 +124,18 @@ impl Board {
         Board::checked(black, given, cells, Form::Packed)
     }
 
+    /// [`Board::checked`] for the other string readers of this crate: the
+    /// per-cell invariants (a black cell empty or a given, a white one with
+    /// candidates) are the caller's to ensure.
+    pub(crate) fn from_parts(
+        black: [bool; CELLS],
+        given: [bool; CELLS],
+        cells: [Mask; CELLS],
+        form: Form,
+    ) -> Result<Board, Error> {
+        Board::checked(black, given, cells, form)
+    }
+
     /// Checks what spans several cells: no digit twice in a row or column,
     /// and each compartment's placed digits within one straight of its length.
     fn checked(
@@ -270,6 +282,7 @@ fn bad_char(s: &str, form: Form, pos: usize, part: &'static str, expected: &'sta
     let per_cell = match form {
         Form::Legacy => 1,
         Form::Packed => 3,
+        Form::VersionB => 2,
     };
     let cell = CELL[(pos / per_cell) % CELLS];
     Error::Character {
