@@ -87,6 +87,8 @@ pub enum Form {
     Packed,
     /// The packed string inside the solver page's URL.
     Url,
+    /// The Version B string (`S9B`, `L9B`, `T9B`) of the stored puzzle.
+    VersionB,
 }
 
 fn rows<T>(
@@ -220,6 +222,15 @@ pub fn export(
                 line.push_str(prefix);
                 line.push_str(&r.get::<_, String>(2).map_err(e)?);
             }
+            Form::VersionB => {
+                let t = crate::core::puzzle::PuzzleType::from_name(&kind)
+                    .ok_or_else(|| ExportError::Stored(format!("unknown type {kind:?}")))?;
+                let givens = r.get::<_, String>(1).map_err(e)?;
+                let encoding = r.get::<_, String>(2).map_err(e)?;
+                let vb = crate::core::version_b::write_stored(t, &givens, &encoding)
+                    .map_err(|err| ExportError::Stored(format!("{t} {encoding:?}: {err}")))?;
+                line.push_str(&vb);
+            }
         }
         out(&line).map_err(ExportError::Write)?;
         n += 1;
@@ -233,4 +244,7 @@ pub enum ExportError {
     Archive(#[from] ArchiveError),
     #[error("writing output: {0}")]
     Write(std::io::Error),
+    /// A stored puzzle that does not read back (a damaged archive).
+    #[error("stored puzzle cannot be written as version b: {0}")]
+    Stored(String),
 }

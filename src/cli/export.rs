@@ -19,6 +19,9 @@ pub enum FormArg {
     Packed,
     /// The packed string as a SudokuWiki / str8ts.com URL.
     Url,
+    /// The Version B string the sites emit today (S9B, L9B, T9B).
+    #[value(name = "vb", alias = "version-b")]
+    VersionB,
 }
 
 #[derive(Debug, Args)]
@@ -56,6 +59,7 @@ pub fn run(a: ExportArgs) -> anyhow::Result<u8> {
         FormArg::Givens => Form::Givens,
         FormArg::Packed => Form::Packed,
         FormArg::Url => Form::Url,
+        FormArg::VersionB => Form::VersionB,
     };
     let mut out = BufWriter::new(std::io::stdout().lock());
     let result = query::export(&archive, &filter, form, |s| writeln!(out, "{s}"))
