@@ -6,7 +6,8 @@
 //! plus any placed digits; colours carry no meaning, so the identity
 //! ([`Killer::identity`]) recolours canonically. Pure: strings and arrays in,
 //! values out; no I/O. Submodules: `format` (characters), `cages` (geometry,
-//! combinations, colouring), `solve` (propagation and search).
+//! combinations, colouring), `solve` (propagation and search), `version_b`
+//! (the `L9B` string).
 
 pub(crate) mod cages;
 mod format;

@@ -4,7 +4,8 @@
 //! I/O, no printing, no threads.
 //!
 //! Submodules: `board` reads, checks and writes the two forms; `compartment`
-//! finds the white runs; `solve` propagates and searches.
+//! finds the white runs; `solve` propagates and searches; `version_b` reads
+//! and writes the `T9B` string.
 
 mod board;
 mod compartment;

@@ -1,7 +1,8 @@
 //! Classic Sudoku: its two string formats, the checks a parsed board must
 //! pass, propagation, the solution counter, and the [`Analysis`] the archive
 //! stores. One submodule per stage (`format`, `validate`, `propagate`,
-//! `solve`) around the shared [`Board`].
+//! `solve`) around the shared [`Board`]; `version_b` reads and writes the
+//! `S9B` string.
 //!
 //! Pure: strings in, values out. Nothing here reads files, prints or spawns.
 

@@ -273,9 +273,14 @@ impl Error {
 }
 
 /// The header of a string that has the shape of a Version B one: a type
-/// letter, a size character, a version letter, and a length that no legacy
-/// or packed form has (81, 162, 243, or a comma). `None` for everything
-/// else, which the other forms then read or reject as before.
+/// letter, a size (`3`-`9`, `G` or `P`), a version letter, and a length
+/// that no legacy or packed form has (81, 162, 243, or a comma). The
+/// archive's own headers (`S9`, `L9`, `T9` and a letter) are claimed
+/// whatever follows, so a damaged field is reported as such; any other
+/// header only with base-36 characters after it and room for a 3x3 grid,
+/// so that words (`solutions`, `difficulty`, a CSV header) are not taken
+/// for strings. `None` for everything else, which the other forms then
+/// read or reject as before.
 pub fn claim(s: &str) -> Option<Header> {
     let b = s.as_bytes();
     // Third byte first: a digit or '.' in every legacy string.
@@ -286,7 +291,17 @@ pub fn claim(s: &str) -> Option<Header> {
         return None;
     }
     let kind = Kind::from_letter(b[0])?;
-    let size = char::from(b[1]).to_digit(36)?;
+    let size = match b[1] {
+        b'3'..=b'9' => u32::from(b[1] - b'0'),
+        b'g' | b'G' => 16,
+        b'p' | b'P' => 25,
+        _ => return None,
+    };
+    let ours = kind.puzzle_type().is_some() && size == 9;
+    let body = &b[HEADER_LEN..];
+    if !ours && (body.len() < 9 || !body.iter().all(u8::is_ascii_alphanumeric)) {
+        return None;
+    }
     if b.contains(&b',') {
         return None;
     }
@@ -420,7 +435,18 @@ mod tests {
         // A packed string may start like a header: its length tells it apart.
         let packed_like = format!("s9b{}", &x162[3..]);
         let killer_like = format!("l9b{},{}", "0".repeat(159), "0".repeat(162));
-        for s in [x81, x162, &packed_like, &killer_like, "", "S9", "S9B"] {
+        // Nor are words and headers that start like one.
+        let words = [
+            "solutions",
+            "difficulty",
+            "Sudoku X puzzles",
+            "kenken4x4",
+            "T9 rating",
+        ];
+        for s in [x81, x162, &packed_like, &killer_like, "", "S9", "S9B"]
+            .into_iter()
+            .chain(words)
+        {
             assert_eq!(claim(s), None, "{s}");
         }
     }
@@ -454,7 +480,7 @@ mod tests {
             ("TGB", "version b: \"TGB\" is a 16x16 str8ts, expected 9x9"),
         ];
         for (head, message) in cases {
-            let h = claim(&format!("{head}{}", "0".repeat(40))).unwrap();
+            let h = claim(&format!("{head}{}", "0".repeat(40))).expect(head);
             assert_eq!(h.puzzle_type().unwrap_err().to_string(), message);
         }
     }

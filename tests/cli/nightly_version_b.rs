@@ -210,4 +210,20 @@ fn a_headerless_csv_column_of_version_b_strings_is_found() {
     let summary = w.import(&[&f], &[]);
     assert_eq!(n(&summary, "stored"), 2, "{summary}");
     assert_eq!(n(&summary, "rejected"), 0, "{summary}");
+    // A header word that starts like one ("solutions": S, a letter, a
+    // letter) is still a header, not a Version B string.
+    let kaggle = std::fs::read_to_string(data("classic/kaggle_1m_first10k.csv")).unwrap();
+    let head: String = kaggle.lines().take(3).map(|l| format!("{l}\n")).collect();
+    assert!(head.starts_with("quizzes,solutions\n"), "{head}");
+    let f = w.write("kaggle.csv", head);
+    let summary = w.import(&[&f], &["--db", "kaggle.sqlite"]);
+    assert_eq!(
+        (
+            n(&summary, "stored"),
+            n(&summary, "rejected"),
+            n(&summary, "skipped")
+        ),
+        (2, 0, 1),
+        "{summary}"
+    );
 }
