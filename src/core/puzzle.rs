@@ -255,14 +255,14 @@ pub fn identity(s: &str, hint: TypeHint) -> Option<(PuzzleType, String)> {
 /// A Version B string names its own type ([`version_b::claim`]).
 pub fn analyse(s: &str, hint: TypeHint) -> Result<Analysis, PuzzleError> {
     let (bare, url_type) = strip_url(s);
-    if let Some(header) = version_b::claim(bare) {
-        return version_b::analyse(bare, header, hint);
+    match version_b::claim(bare) {
+        Some(header) => version_b::analyse(bare, header, hint),
+        None => Ok(match kind_of(bare, url_type, hint)? {
+            PuzzleType::Sudoku => sudoku::analyse(bare)?,
+            PuzzleType::Killer => killer::analyse(bare)?,
+            PuzzleType::Str8ts => str8ts::analyse(bare)?,
+        }),
     }
-    Ok(match kind_of(bare, url_type, hint)? {
-        PuzzleType::Sudoku => sudoku::analyse(bare)?,
-        PuzzleType::Killer => killer::analyse(bare)?,
-        PuzzleType::Str8ts => str8ts::analyse(bare)?,
-    })
 }
 
 #[cfg(test)]

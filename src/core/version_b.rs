@@ -315,6 +315,9 @@ pub fn claim(s: &str) -> Option<Header> {
 /// Analyses a claimed Version B string. The header names the type; a
 /// `--type` that says otherwise is a mismatch, not a reason to read the
 /// fields another way. A URL page's type is not consulted: the header wins.
+/// Cold: kept out of line so the legacy path's result is built in place.
+#[cold]
+#[inline(never)]
 pub fn analyse(s: &str, header: Header, hint: TypeHint) -> Result<Analysis, PuzzleError> {
     let t = header.puzzle_type()?;
     if let TypeHint::Only(h) = hint
