@@ -271,11 +271,13 @@ fn analyse_timed(s: &str, hint: TypeHint) -> Result<Result<Analysis, String>, Te
     })
 }
 
-/// Message prefixes: a format name, or the dispatcher's two shape errors.
+/// Message prefixes: a format name (`version b` for a Version B header the
+/// archive does not read), or the dispatcher's two shape errors.
 const PREFIXES: &[&str] = &[
     "sudoku",
     "killer",
     "str8ts",
+    "version b",
     "unrecognised puzzle string",
     "empty puzzle string",
 ];

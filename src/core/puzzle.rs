@@ -155,7 +155,7 @@ pub enum PuzzleError {
     #[error(transparent)]
     VersionB(#[from] version_b::Error),
     #[error(
-        "unrecognised puzzle string: {len} characters; expected 81 or 162 (sudoku), 81,162 or 162,162 (killer), 162 or 243 (str8ts), or a version B string (S9B, L9B, T9B)"
+        "unrecognised puzzle string: {len} characters; expected 81 or 162 (sudoku), 81,162 or 162,162 (killer), 162 or 243 (str8ts)"
     )]
     Unrecognised { len: usize },
     #[error("empty puzzle string")]

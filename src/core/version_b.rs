@@ -277,9 +277,9 @@ impl Error {
 /// that no legacy or packed form has (81, 162, 243, or a comma). The
 /// archive's own headers (`S9`, `L9`, `T9` and a letter) are claimed
 /// whatever follows, so a damaged field is reported as such; any other
-/// header only with base-36 characters after it and room for a 3x3 grid,
-/// so that words (`solutions`, `difficulty`, a CSV header) are not taken
-/// for strings. `None` for everything else, which the other forms then
+/// header only with base-36 characters after it, a whole number of them per
+/// cell of its size, so that words (`solutions`, `difficulty`, a CSV
+/// header) are not taken for strings. `None` for everything else, which the other forms then
 /// read or reject as before.
 pub fn claim(s: &str) -> Option<Header> {
     let b = s.as_bytes();
@@ -299,7 +299,8 @@ pub fn claim(s: &str) -> Option<Header> {
     };
     let ours = kind.puzzle_type().is_some() && size == 9;
     let body = &b[HEADER_LEN..];
-    if !ours && (body.len() < 9 || !body.iter().all(u8::is_ascii_alphanumeric)) {
+    let cells = (size * size) as usize;
+    if !ours && (!body.len().is_multiple_of(cells) || !body.iter().all(u8::is_ascii_alphanumeric)) {
         return None;
     }
     if b.contains(&b',') {
@@ -446,7 +447,9 @@ mod tests {
             "kenken4x4",
             "T9 rating",
         ];
-        for s in [x81, x162, &packed_like, &killer_like, "", "S9", "S9B"]
+        // A foreign header whose body is no whole number of fields.
+        let odd = format!("j3a{}", "0".repeat(77));
+        for s in [x81, x162, &packed_like, &killer_like, &odd, "", "S9", "S9B"]
             .into_iter()
             .chain(words)
         {
@@ -483,7 +486,9 @@ mod tests {
             ("TGB", "version b: \"TGB\" is a 16x16 str8ts, expected 9x9"),
         ];
         for (head, message) in cases {
-            let h = claim(&format!("{head}{}", "0".repeat(40))).expect(head);
+            // Two characters per cell of the header's size.
+            let size = char::from(head.as_bytes()[1]).to_digit(36).unwrap_or(0) as usize;
+            let h = claim(&format!("{head}{}", "00".repeat(size * size))).expect(head);
             assert_eq!(h.puzzle_type().unwrap_err().to_string(), message);
         }
     }
