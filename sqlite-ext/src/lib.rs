@@ -218,10 +218,10 @@ const FUNCTIONS: &[Function] = &[
                     names.join(", ")
                 ));
             };
-            text(first(a).and_then(analysis).map(|p| {
+            text(first(a).and_then(analysis).and_then(|p| {
                 let mut out = String::new();
-                (f.write)(p.kind, &p.givens, &p.encoding, &mut out);
-                out
+                (f.write)(p.kind, &p.givens, &p.encoding, &mut out).ok()?;
+                Some(out)
             }))
         },
     },

@@ -26,6 +26,7 @@ use rusqlite::{OptionalExtension, params};
 
 use super::{Archive, ArchiveError};
 use crate::core::puzzle::PuzzleType;
+use crate::core::version_b;
 
 /// One string form of a stored puzzle.
 pub struct Form {
@@ -36,8 +37,10 @@ pub struct Form {
     /// One line for `--help`.
     pub help: &'static str,
     /// Appends the puzzle in this form: from its type, `givens` and
-    /// `encoding` (the stored packed string).
-    pub write: fn(kind: PuzzleType, givens: &str, encoding: &str, out: &mut String),
+    /// `encoding` (the stored packed string). Fails only on a stored row
+    /// that does not read back (a damaged archive), saying why.
+    pub write:
+        fn(kind: PuzzleType, givens: &str, encoding: &str, out: &mut String) -> Result<(), String>,
 }
 
 /// Every form the tool writes, in the order `--help` lists them.
@@ -46,13 +49,19 @@ pub const FORMS: &[Form] = &[
         name: "81",
         aliases: &["givens"],
         help: "The readable givens (81 characters for classic Sudoku; the identity string for Killer and Str8ts)",
-        write: |_, givens, _, out| out.push_str(givens),
+        write: |_, givens, _, out| {
+            out.push_str(givens);
+            Ok(())
+        },
     },
     Form {
         name: "packed",
         aliases: &["encoding"],
         help: "The packed string of the propagated board",
-        write: |_, _, encoding, out| out.push_str(encoding),
+        write: |_, _, encoding, out| {
+            out.push_str(encoding);
+            Ok(())
+        },
     },
     Form {
         name: "url",
@@ -61,6 +70,18 @@ pub const FORMS: &[Form] = &[
         write: |kind, _, encoding, out| {
             out.push_str(kind.url_prefix());
             out.push_str(encoding);
+            Ok(())
+        },
+    },
+    Form {
+        name: "vb",
+        aliases: &["version-b"],
+        help: "The Version B string the sites emit today (S9B, L9B, T9B)",
+        write: |kind, givens, encoding, out| {
+            let vb = version_b::write_stored(kind, givens, encoding)
+                .map_err(|e| format!("{kind} {encoding:?}: {e}"))?;
+            out.push_str(&vb);
+            Ok(())
         },
     },
 ];
@@ -186,6 +207,9 @@ pub enum ExportError {
     Archive(#[from] ArchiveError),
     #[error("writing output: {0}")]
     Write(std::io::Error),
+    /// A stored puzzle that does not read back (a damaged archive).
+    #[error("stored puzzle cannot be written in that form: {0}")]
+    Stored(String),
 }
 
 /// The selection's SQL; its columns are those [`Row`] reads.
@@ -340,7 +364,8 @@ pub fn export(
                     Some(kind) => {
                         let givens = text(3)?.unwrap_or_default();
                         let encoding = text(4)?.unwrap_or_default();
-                        (f.write)(kind, givens, encoding, &mut scratch);
+                        (f.write)(kind, givens, encoding, &mut scratch)
+                            .map_err(ExportError::Stored)?;
                         Value::Scratch
                     }
                     None => Value::Null,

@@ -1,10 +1,20 @@
 //! `sudoku-archive show`: one puzzle string, decoded and drawn.
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use super::TypeArg;
 use super::output::Out;
 use crate::core::puzzle::{self, Analysis, PuzzleType, Status};
+use crate::core::version_b;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ShowForm {
+    /// The drawn grid with the puzzle's strings and solution status.
+    Grid,
+    /// Only the Version B string of the analysed puzzle (S9B, L9B, T9B).
+    #[value(name = "vb", alias = "version-b")]
+    VersionB,
+}
 
 #[derive(Debug, Args)]
 pub struct ShowArgs {
@@ -13,12 +23,19 @@ pub struct ShowArgs {
     /// The puzzle type, or auto to recognise it.
     #[arg(long = "type", value_enum, default_value = "auto")]
     pub kind: TypeArg,
+    /// What to print: the grid, or the puzzle as a Version B string.
+    #[arg(long, value_enum, default_value = "grid")]
+    pub form: ShowForm,
 }
 
 pub fn run(a: ShowArgs) -> anyhow::Result<u8> {
     let analysis = puzzle::analyse(a.string.trim(), a.kind.hint())?;
+    let text = match a.form {
+        ShowForm::Grid => render(&analysis),
+        ShowForm::VersionB => version_b::write_analysis(&analysis)? + "\n",
+    };
     let mut out = Out::stdout();
-    out.write_all(render(&analysis).as_bytes())?;
+    out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(0)
 }

@@ -13,7 +13,8 @@
 //! `validate` (building a puzzle and the rules across cells), `propagate`
 //! (propagation and the count as stored, and the contradiction messages),
 //! `solve` (the rules and the search on candidate masks, with their
-//! readable reference), `canon` (the isomorph canonical form). `cages`
+//! readable reference), `canon` (the isomorph canonical form), and beside `format` `version_b`
+//! (the `L9B` string) and `krazydad` (the krazydad CSV's two fields). `cages`
 //! holds cage geometry, combinations and colouring, which several of them
 //! share. Here: the errors and their codes, and the analysis.
 
@@ -25,6 +26,7 @@ pub mod krazydad;
 mod propagate;
 mod solve;
 mod validate;
+pub mod version_b;
 
 use std::fmt;
 
@@ -50,6 +52,8 @@ pub enum Form {
     Packed,
     /// Cage ids and sums ([`Killer::from_cages`]).
     Cages,
+    /// `L9B`, four base-36 characters per cell (`version_b`).
+    VersionB,
 }
 
 impl fmt::Display for Form {
@@ -58,6 +62,7 @@ impl fmt::Display for Form {
             Form::Legacy => "killer legacy",
             Form::Packed => "killer packed",
             Form::Cages => "killer cages",
+            Form::VersionB => "killer version b",
         })
     }
 }

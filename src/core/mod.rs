@@ -12,3 +12,4 @@ pub(crate) mod matching;
 pub mod puzzle;
 pub mod str8ts;
 pub mod sudoku;
+pub mod version_b;

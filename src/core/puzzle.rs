@@ -13,7 +13,7 @@ pub use crate::core::kind::{
     Analysis, KILLER_SEARCH_LIMIT, PuzzleKind, PuzzleType, STR8TS_SEARCH_LIMIT,
     SUDOKU_SEARCH_LIMIT, Solutions, Status, TypeHint,
 };
-use crate::core::{killer, str8ts, sudoku};
+use crate::core::{killer, str8ts, sudoku, version_b};
 
 /// The type that implements [`PuzzleKind`] for each [`PuzzleType`].
 type Sudoku = sudoku::Board;
@@ -31,6 +31,8 @@ pub enum PuzzleError {
     Killer(#[from] killer::Error),
     #[error(transparent)]
     Str8ts(#[from] str8ts::Error),
+    #[error(transparent)]
+    VersionB(#[from] version_b::Error),
     #[error(
         "unrecognised puzzle string: {len} characters; expected 81 or 162 (sudoku), 81,162 or 162,162 (killer), 162 or 243 (str8ts)"
     )]
@@ -46,6 +48,7 @@ impl PuzzleError {
             PuzzleError::Sudoku(e) => Sudoku::code(e),
             PuzzleError::Killer(e) => Killer::code(e),
             PuzzleError::Str8ts(e) => Str8ts::code(e),
+            PuzzleError::VersionB(e) => e.code(),
             PuzzleError::Unrecognised { .. } => "format",
             PuzzleError::Empty => "empty",
         }
@@ -96,20 +99,27 @@ pub fn recognise(s: &str) -> Result<PuzzleType, PuzzleError> {
 /// The bare string and its type: the hint's, else the URL page's, else the shape's.
 fn resolve(s: &str, hint: TypeHint) -> Result<(&str, PuzzleType), PuzzleError> {
     let (bare, url_type) = strip_url(s);
-    let kind = match (hint, url_type) {
-        (TypeHint::Only(t), _) => t,
-        (TypeHint::Auto, Some(t)) => t,
-        (TypeHint::Auto, None) => recognise(bare)?,
-    };
-    Ok((bare, kind))
+    Ok((bare, kind_of(bare, url_type, hint)?))
+}
+
+fn kind_of(
+    bare: &str,
+    url_type: Option<PuzzleType>,
+    hint: TypeHint,
+) -> Result<PuzzleType, PuzzleError> {
+    match (hint, url_type) {
+        (TypeHint::Only(t), _) => Ok(t),
+        (TypeHint::Auto, Some(t)) => Ok(t),
+        (TypeHint::Auto, None) => recognise(bare),
+    }
 }
 
 /// The identity a puzzle string would be stored under, when the string
 /// carries nothing else, so that analysing it again would give the same
 /// result as any stored puzzle with that identity: the legacy form of each
 /// type. An import uses it to recognise lines already in the archive
-/// without solving them again. `None` for the packed forms, whose
-/// candidates count too.
+/// without solving them again. `None` for the packed and Version B forms,
+/// whose candidates count too.
 pub fn identity(s: &str, hint: TypeHint) -> Option<(PuzzleType, String)> {
     let (bare, kind) = resolve(s, hint).ok()?;
     let identity = match kind {
@@ -121,13 +131,17 @@ pub fn identity(s: &str, hint: TypeHint) -> Option<(PuzzleType, String)> {
 }
 
 /// Parses, validates, propagates and solves one puzzle string (bare or URL).
+/// A Version B string names its own type ([`version_b::claim`]).
 pub fn analyse(s: &str, hint: TypeHint) -> Result<Analysis, PuzzleError> {
-    let (bare, kind) = resolve(s, hint)?;
-    Ok(match kind {
-        PuzzleType::Sudoku => Sudoku::analyse(bare)?,
-        PuzzleType::Killer => Killer::analyse(bare)?,
-        PuzzleType::Str8ts => Str8ts::analyse(bare)?,
-    })
+    let (bare, url_type) = strip_url(s);
+    match version_b::claim(bare) {
+        Some(header) => version_b::analyse(bare, header, hint),
+        None => Ok(match kind_of(bare, url_type, hint)? {
+            PuzzleType::Sudoku => Sudoku::analyse(bare)?,
+            PuzzleType::Killer => Killer::analyse(bare)?,
+            PuzzleType::Str8ts => Str8ts::analyse(bare)?,
+        }),
+    }
 }
 
 /// The isomorph canonical form of a puzzle of any type, from its identity

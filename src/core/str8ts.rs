@@ -9,7 +9,8 @@
 //! across cells), `propagate` (the rules in their reference order: the
 //! specification, the contradiction messages and the tests' oracle),
 //! `solve` (the worklist solver and its search), `canon` (the isomorph
-//! canonical form). `compartment` finds the white runs and `straights`
+//! canonical form), and beside `format` `version_b` (the `T9B` string).
+//! `compartment` finds the white runs and `straights`
 //! does the arithmetic of straights on candidate bits, which most of them
 //! read. Here: the errors and their codes, and the analysis.
 
@@ -21,6 +22,7 @@ mod propagate;
 mod solve;
 mod straights;
 mod validate;
+pub mod version_b;
 
 use std::fmt;
 
@@ -57,6 +59,8 @@ pub enum Form {
     Legacy,
     /// Three base-32 characters per cell.
     Packed,
+    /// `T9B`, two base-36 characters per cell (`version_b`).
+    VersionB,
 }
 
 impl fmt::Display for Form {
@@ -64,6 +68,7 @@ impl fmt::Display for Form {
         f.write_str(match self {
             Form::Legacy => "legacy",
             Form::Packed => "packed",
+            Form::VersionB => "version b",
         })
     }
 }
@@ -166,12 +171,16 @@ impl Error {
 /// encoding and candidates are those of the board as read, so the stored
 /// string still reads back.
 pub fn analyse(s: &str) -> Result<Analysis, Error> {
-    let board = Board::parse(s)?;
+    Ok(analyse_board(Board::parse(s)?))
+}
+
+/// [`analyse`] of a read and checked board.
+pub(crate) fn analyse_board(board: Board) -> Analysis {
     let (shown, status) = match solve::propagate_and_solve(&board) {
         Err(why) => (board.clone(), Status::Contradiction(why)),
         Ok((propagated, solutions)) => (propagated, solutions.map(|sol| sol.digits())),
     };
-    Ok(Analysis {
+    Analysis {
         kind: PuzzleType::Str8ts,
         clues: board.clues(),
         givens: board.to_legacy(),
@@ -180,7 +189,7 @@ pub fn analyse(s: &str) -> Result<Analysis, Error> {
         candidates: *shown.masks(),
         given: *board.given(),
         shading: board.black().map(u8::from),
-    })
+    }
 }
 
 /// The identity ([`Analysis::givens`]) of a legacy 162-character string,

@@ -7,7 +7,8 @@
 //! `format` (the two string forms), `validate` (the checks across cells),
 //! `propagate` (the readable reference: the specification, the
 //! contradiction messages and the test oracle, beside the fast planes),
-//! `solve` (the solution counter), `canon` (minlex). Here: the errors and
+//! `solve` (the solution counter), `canon` (minlex), and beside `format`
+//! `version_b` (the `S9B` string). Here: the errors and
 //! their codes, the identity of a legacy string, and the analysis.
 //!
 //! Pure: strings in, values out. Nothing here reads files, prints or spawns.
@@ -22,6 +23,7 @@ mod solve;
 #[cfg(x86_64_kernels)]
 mod sse2;
 mod validate;
+pub mod version_b;
 
 use std::fmt;
 
@@ -48,6 +50,8 @@ pub enum Format {
     Packed,
     /// Not yet known: the length matched neither.
     Any,
+    /// `S9B`, two base-36 characters per cell (`version_b`).
+    VersionB,
 }
 
 impl Format {
@@ -56,6 +60,7 @@ impl Format {
         match self {
             Format::Legacy => "a digit 1-9, 0 or '.'",
             Format::Packed | Format::Any => "a base-32 character 0-9 or a-v",
+            Format::VersionB => "a base-36 character 0-9 or a-z",
         }
     }
 }
@@ -66,6 +71,7 @@ impl fmt::Display for Format {
             Format::Legacy => "sudoku legacy",
             Format::Packed => "sudoku packed",
             Format::Any => "sudoku",
+            Format::VersionB => "sudoku version b",
         })
     }
 }
@@ -186,6 +192,12 @@ pub fn analyse(s: &str) -> Result<Analysis, Error> {
         return Ok(a);
     }
     let (board, format) = parse(s)?;
+    analyse_board(board, format)
+}
+
+/// [`analyse`] of a parsed board, `format` naming it in errors: the path
+/// every form other than a clean legacy string takes.
+pub(crate) fn analyse_board(board: Board, format: Format) -> Result<Analysis, Error> {
     validate(&board, format)?;
     let given = *board.given_flags();
     let mut planes = Planes::from_board(&board);

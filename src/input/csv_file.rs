@@ -188,7 +188,9 @@ pub fn looks_like_puzzle(field: &[u8]) -> bool {
         return false;
     };
     let (bare, _) = strip_url(s.trim());
-    matches!(bare.len(), 81 | 162 | 243) || (bare.contains(',') && bare.len() >= 163)
+    matches!(bare.len(), 81 | 162 | 243)
+        || (bare.contains(',') && bare.len() >= 163)
+        || crate::core::version_b::claim(bare).is_some()
 }
 
 /// The first half of a Killer string: 81 colours `1`-`5`, or 162 base-32.

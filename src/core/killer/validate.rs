@@ -76,6 +76,16 @@ impl Killer {
         Killer::build(form, colour, clue, [Mask::EMPTY; CELLS])
     }
 
+    /// [`Killer::build`] for the other string readers of this crate.
+    pub(crate) fn from_parts(
+        form: Form,
+        colour: [u8; CELLS],
+        clue: [u8; CELLS],
+        cells: [Mask; CELLS],
+    ) -> Result<Killer, Error> {
+        Killer::build(form, colour, clue, cells)
+    }
+
     /// Finds the cages of a decoded board and checks every rule across cells.
     fn build(
         form: Form,

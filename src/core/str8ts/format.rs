@@ -156,6 +156,7 @@ fn bad_char(s: &str, form: Form, pos: usize, part: &'static str, expected: &'sta
     let per_cell = match form {
         Form::Legacy => 1,
         Form::Packed => 3,
+        Form::VersionB => 2,
     };
     let cell = CELL[(pos / per_cell) % CELLS];
     Error::Character {

@@ -11,6 +11,18 @@ use super::compartment::compartments;
 use super::{CELL, Error, Form};
 
 impl Board {
+    /// [`Board::checked`] for the other string readers of this crate: the
+    /// per-cell invariants (a black cell empty or a given, a white one with
+    /// candidates) are the caller's to ensure.
+    pub(crate) fn from_parts(
+        black: [bool; CELLS],
+        given: [bool; CELLS],
+        cells: [Mask; CELLS],
+        form: Form,
+    ) -> Result<Board, Error> {
+        Board::checked(black, given, cells, form)
+    }
+
     /// Checks what spans several cells: no digit twice in a row or column,
     /// and each compartment's placed digits within one straight of its length.
     pub(super) fn checked(
