@@ -5,11 +5,19 @@ use std::path::PathBuf;
 
 use rusqlite::{Connection, LoadExtensionGuard};
 
-/// The library cargo built beside this test (`target/<profile>/`).
+/// The library cargo built for this test: `cargo test` builds the crate's
+/// cdylib beside the test binary (`target/<profile>/deps/`, because the
+/// crate is an rlib too); `cargo build` puts it in `target/<profile>/`.
 fn library() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().and_then(|d| d.parent()).unwrap();
-    dir.join("libsudoku_archive_sqlite")
+    let deps = exe.parent().unwrap();
+    let name = format!("libsudoku_archive_sqlite{}", std::env::consts::DLL_SUFFIX);
+    [deps, deps.parent().unwrap()]
+        .into_iter()
+        .map(|d| d.join(&name))
+        .find(|p| p.exists())
+        .unwrap_or_else(|| panic!("{name} was not built beside {}", deps.display()))
+        .with_extension("")
 }
 
 #[test]
@@ -89,7 +97,7 @@ fn the_functions_find_stored_puzzles_through_the_indexes() {
         .unwrap_err();
     assert!(
         e.to_string()
-            .contains("no form \"nope\" (there are 81, packed, url)"),
+            .contains("no form \"nope\" (there are 81, packed, url, vb)"),
         "{e}"
     );
     let _ = std::fs::remove_dir_all(dir);
