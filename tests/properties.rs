@@ -20,8 +20,8 @@ use proptest::test_runner::TestCaseError;
 
 use sudoku_archive::core::canon;
 use sudoku_archive::core::killer::Killer;
-use sudoku_archive::core::puzzle::{Analysis, PuzzleType, Status, TypeHint, analyse};
-use sudoku_archive::core::{str8ts, sudoku, version_b};
+use sudoku_archive::core::puzzle::{self, Analysis, PuzzleType, Status, TypeHint, analyse};
+use sudoku_archive::core::{str8ts, sudoku};
 use sudoku_archive::input::csv_file::CsvReader;
 use sudoku_archive::input::extract::{Extracted, puzzle_token};
 use sudoku_archive::input::layout::TextLayout;
@@ -358,7 +358,7 @@ fn check_round_trip(input: &str, a: &Analysis) -> Result<(), TestCaseError> {
     }
     // Written as Version B, the stored puzzle reads back as itself, a
     // Killer's givens included (Version B flags them), and writes the same.
-    let vb = version_b::write_analysis(a).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let vb = puzzle::version_b_of(a).map_err(|e| TestCaseError::fail(e.to_string()))?;
     match analyse_timed(&vb, TypeHint::Auto)? {
         Ok(c) => {
             prop_assert_eq!(
@@ -368,7 +368,7 @@ fn check_round_trip(input: &str, a: &Analysis) -> Result<(), TestCaseError> {
                 vb,
                 input
             );
-            prop_assert_eq!(version_b::write_analysis(&c).ok(), Some(vb));
+            prop_assert_eq!(puzzle::version_b_of(&c).ok(), Some(vb));
         }
         Err(e) => {
             return Err(TestCaseError::fail(format!(

@@ -25,8 +25,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{OptionalExtension, params};
 
 use super::{Archive, ArchiveError};
-use crate::core::puzzle::PuzzleType;
-use crate::core::version_b;
+use crate::core::puzzle::{self, PuzzleType};
 
 /// One string form of a stored puzzle.
 pub struct Form {
@@ -78,7 +77,7 @@ pub const FORMS: &[Form] = &[
         aliases: &["version-b"],
         help: "The Version B string the sites emit today (S9B, L9B, T9B)",
         write: |kind, givens, encoding, out| {
-            let vb = version_b::write_stored(kind, givens, encoding)
+            let vb = puzzle::write_version_b(kind, givens, encoding)
                 .map_err(|e| format!("{kind} {encoding:?}: {e}"))?;
             out.push_str(&vb);
             Ok(())

@@ -5,7 +5,6 @@ use clap::{Args, ValueEnum};
 use super::TypeArg;
 use super::output::Out;
 use crate::core::puzzle::{self, Analysis, PuzzleType, Status};
-use crate::core::version_b;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ShowForm {
@@ -32,7 +31,7 @@ pub fn run(a: ShowArgs) -> anyhow::Result<u8> {
     let analysis = puzzle::analyse(a.string.trim(), a.kind.hint())?;
     let text = match a.form {
         ShowForm::Grid => render(&analysis),
-        ShowForm::VersionB => version_b::write_analysis(&analysis)? + "\n",
+        ShowForm::VersionB => puzzle::version_b_of(&analysis)? + "\n",
     };
     let mut out = Out::stdout();
     out.write_all(text.as_bytes())?;

@@ -135,7 +135,7 @@ pub fn identity(s: &str, hint: TypeHint) -> Option<(PuzzleType, String)> {
 pub fn analyse(s: &str, hint: TypeHint) -> Result<Analysis, PuzzleError> {
     let (bare, url_type) = strip_url(s);
     match version_b::claim(bare) {
-        Some(header) => version_b::analyse(bare, header, hint),
+        Some(header) => analyse_version_b(bare, header, hint),
         None => Ok(match kind_of(bare, url_type, hint)? {
             PuzzleType::Sudoku => Sudoku::analyse(bare)?,
             PuzzleType::Killer => Killer::analyse(bare)?,
@@ -143,6 +143,68 @@ pub fn analyse(s: &str, hint: TypeHint) -> Result<Analysis, PuzzleError> {
         }),
     }
 }
+
+/// Analyses a claimed Version B string. The header names the type; a
+/// `--type` that says otherwise is a mismatch, not a reason to read the
+/// fields another way. A URL page's type is not consulted: the header wins.
+/// Cold: kept out of line so the legacy path's result is built in place.
+#[cold]
+#[inline(never)]
+fn analyse_version_b(
+    s: &str,
+    header: version_b::Header,
+    hint: TypeHint,
+) -> Result<Analysis, PuzzleError> {
+    let t = header.puzzle_type()?;
+    if let TypeHint::Only(h) = hint
+        && h != t
+    {
+        return Err(version_b::Error::TypeMismatch {
+            kind: header.kind,
+            hint: h,
+        }
+        .into());
+    }
+    match t {
+        PuzzleType::Sudoku => Ok(sudoku::version_b::analyse(s)?),
+        PuzzleType::Killer => Ok(killer::version_b::analyse(s)?),
+        PuzzleType::Str8ts => Ok(str8ts::version_b::analyse(s)?),
+    }
+}
+
+/// The Version B string of a stored puzzle, from the archive's columns:
+/// `givens` (the identity) and `encoding` (the packed string of the
+/// propagated board). Givens stay givens, placed digits that are not
+/// givens are written as solved, other cells as their candidates; reading
+/// the result back gives the same identity and the same propagated board.
+pub fn write_version_b(t: PuzzleType, givens: &str, encoding: &str) -> Result<String, PuzzleError> {
+    match t {
+        PuzzleType::Sudoku => Ok(sudoku::version_b::write_stored(encoding)?),
+        PuzzleType::Killer => Ok(killer::version_b::write_stored(givens, encoding)?),
+        PuzzleType::Str8ts => Ok(str8ts::version_b::write_stored(encoding)?),
+    }
+}
+
+/// [`write_version_b`] of an analysis (what `show` prints).
+pub fn version_b_of(a: &Analysis) -> Result<String, PuzzleError> {
+    write_version_b(a.kind, &a.givens, &a.encoding)
+}
+
+/// A Version B string's failure is the string's: in its fields, or in the
+/// rules of its type.
+macro_rules! from_version_b {
+    ($($variant:ident: $error:ty),*) => {$(
+        impl From<version_b::Failed<$error>> for PuzzleError {
+            fn from(f: version_b::Failed<$error>) -> Self {
+                match f {
+                    version_b::Failed::Field(e) => PuzzleError::VersionB(e),
+                    version_b::Failed::Board(e) => PuzzleError::$variant(e),
+                }
+            }
+        }
+    )*};
+}
+from_version_b!(Sudoku: sudoku::Error, Killer: killer::Error, Str8ts: str8ts::Error);
 
 /// The isomorph canonical form of a puzzle of any type, from its identity
 /// ([`Analysis::givens`]): see each type's `canon` module.

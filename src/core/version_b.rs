@@ -1,8 +1,8 @@
 //! Version B strings ("String Definitions 2.0", docs/formats.md "Version B"),
 //! the envelope shared by the three types: the 3-character header (type
 //! letter, size, version letter), the fixed-width base-36 fields that follow
-//! it, the dispatch to each type's reader and writer, and the rejection of
-//! the Version B types the archive does not hold, by name.
+//! it, and the rejection of the Version B types the archive does not hold,
+//! by name. The dispatch to each type's reader and writer is `puzzle`'s.
 //!
 //! What a field *means* is the type's business: `sudoku::version_b` (also
 //! the cell content Killer reuses), `killer::version_b`, `str8ts::version_b`.
@@ -15,8 +15,7 @@
 use std::fmt;
 
 use crate::core::grid::{CELLS, Cell};
-use crate::core::puzzle::{Analysis, PuzzleError, PuzzleType, TypeHint};
-use crate::core::{killer, str8ts, sudoku};
+use crate::core::kind::PuzzleType;
 
 /// Length of the header: type letter, size, version letter.
 pub const HEADER_LEN: usize = 3;
@@ -313,46 +312,20 @@ pub fn claim(s: &str) -> Option<Header> {
     })
 }
 
-/// Analyses a claimed Version B string. The header names the type; a
-/// `--type` that says otherwise is a mismatch, not a reason to read the
-/// fields another way. A URL page's type is not consulted: the header wins.
-/// Cold: kept out of line so the legacy path's result is built in place.
-#[cold]
-#[inline(never)]
-pub fn analyse(s: &str, header: Header, hint: TypeHint) -> Result<Analysis, PuzzleError> {
-    let t = header.puzzle_type()?;
-    if let TypeHint::Only(h) = hint
-        && h != t
-    {
-        return Err(Error::TypeMismatch {
-            kind: header.kind,
-            hint: h,
-        }
-        .into());
-    }
-    match t {
-        PuzzleType::Sudoku => sudoku::version_b::analyse(s),
-        PuzzleType::Killer => killer::version_b::analyse(s),
-        PuzzleType::Str8ts => str8ts::version_b::analyse(s),
-    }
+/// Why a Version B string of a type the archive holds is not a puzzle:
+/// its fields ([`Error`], this module's) or the rules of its type (`E`,
+/// the type's own error). Each type's reader returns it; the dispatch
+/// (`puzzle`) turns it into the error of the string.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failed<E> {
+    Field(Error),
+    Board(E),
 }
 
-/// The Version B string of a stored puzzle, from the archive's columns:
-/// `givens` (the identity) and `encoding` (the packed string of the
-/// propagated board). Givens stay givens, placed digits that are not
-/// givens are written as solved, other cells as their candidates; reading
-/// the result back gives the same identity and the same propagated board.
-pub fn write_stored(t: PuzzleType, givens: &str, encoding: &str) -> Result<String, PuzzleError> {
-    match t {
-        PuzzleType::Sudoku => sudoku::version_b::write_stored(encoding),
-        PuzzleType::Killer => killer::version_b::write_stored(givens, encoding),
-        PuzzleType::Str8ts => str8ts::version_b::write_stored(encoding),
+impl<E> From<Error> for Failed<E> {
+    fn from(e: Error) -> Self {
+        Failed::Field(e)
     }
-}
-
-/// [`write_stored`] of an analysis (what `show` prints).
-pub fn write_analysis(a: &Analysis) -> Result<String, PuzzleError> {
-    write_stored(a.kind, &a.givens, &a.encoding)
 }
 
 /// The value of one base-36 character, either case.
@@ -431,6 +404,7 @@ pub(crate) fn cell(i: usize) -> Cell {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::sudoku;
 
     #[test]
     fn legacy_and_packed_shapes_are_never_claimed() {

@@ -13,10 +13,18 @@
 
 use super::{Form, Killer, format};
 use crate::core::grid::CELLS;
+use crate::core::kind::Analysis;
 use crate::core::mask::{Digit, Mask};
-use crate::core::puzzle::{Analysis, PuzzleError};
 use crate::core::sudoku::version_b::Content;
-use crate::core::version_b::{self, Error, Kind, cell, field_text, push_field, read_fields};
+use crate::core::version_b::{
+    self, Error, Failed, Kind, cell, field_text, push_field, read_fields,
+};
+
+impl From<super::Error> for Failed<super::Error> {
+    fn from(e: super::Error) -> Self {
+        Failed::Board(e)
+    }
+}
 
 /// The largest colour: five colours draw any cage layout.
 const SHAPES: u32 = super::COLOURS as u32;
@@ -92,7 +100,7 @@ pub fn encode(cells: &[KillerCell; CELLS]) -> String {
 /// Every placed digit (given or solved) is checked against the others and
 /// starts the propagation; the identity, clue count and given flags are
 /// those of the cages and givens alone.
-pub fn analyse(s: &str) -> Result<Analysis, PuzzleError> {
+pub fn analyse(s: &str) -> Result<Analysis, Failed<super::Error>> {
     let cells = decode(s)?;
     let colour = cells.map(|c| c.shape);
     let clue = cells.map(|c| c.sum);
@@ -120,7 +128,7 @@ pub fn analyse(s: &str) -> Result<Analysis, PuzzleError> {
 /// The `L9B` string of a stored puzzle: colours and sums from its packed
 /// encoding, candidates and placed digits from the same, and which placed
 /// digits are givens from its identity (`layout,sums[,digits]`).
-pub fn write_stored(givens: &str, encoding: &str) -> Result<String, PuzzleError> {
+pub fn write_stored(givens: &str, encoding: &str) -> Result<String, Failed<super::Error>> {
     let f = format::read(encoding)?;
     let digits = givens.split(',').nth(2).unwrap_or_default().as_bytes();
     let mut cells = [KillerCell {

@@ -18,9 +18,17 @@
 
 use super::{Board, Form, analyse_board};
 use crate::core::grid::{CELLS, Cell};
+use crate::core::kind::Analysis;
 use crate::core::mask::{Digit, Mask};
-use crate::core::puzzle::{Analysis, PuzzleError};
-use crate::core::version_b::{self, Error, Kind, cell, field_text, push_field, read_fields};
+use crate::core::version_b::{
+    self, Error, Failed, Kind, cell, field_text, push_field, read_fields,
+};
+
+impl From<super::Error> for Failed<super::Error> {
+    fn from(e: super::Error) -> Self {
+        Failed::Board(e)
+    }
+}
 
 /// Black empty; a black given `d` is `BLACK + d`.
 const BLACK: u32 = 10;
@@ -222,9 +230,9 @@ pub fn board(cells: &[Content; CELLS]) -> Result<Board, super::Error> {
 }
 
 /// Parses, validates, propagates and solves a `T9B` string of either convention.
-pub fn analyse(s: &str) -> Result<Analysis, PuzzleError> {
+pub fn analyse(s: &str) -> Result<Analysis, Failed<super::Error>> {
     let decoded = decode(s)?;
-    Ok(analyse_board(board(&decoded.cells)?))
+    Ok(analyse_board(board(&decoded.cells).map_err(Failed::Board)?))
 }
 
 /// The contents of a checked board: givens, black cells, placed white
@@ -247,7 +255,7 @@ pub fn from_board(board: &Board) -> [Content; CELLS] {
 
 /// The `T9B` string (specification convention) of a stored puzzle, from
 /// its packed encoding.
-pub fn write_stored(encoding: &str) -> Result<String, PuzzleError> {
+pub fn write_stored(encoding: &str) -> Result<String, Failed<super::Error>> {
     Ok(encode(
         &from_board(&Board::from_packed(encoding)?),
         Convention::Spec,

@@ -12,9 +12,17 @@
 
 use super::{Board, Format, analyse_board, parse_packed};
 use crate::core::grid::{CELLS, Cell};
+use crate::core::kind::Analysis;
 use crate::core::mask::{Digit, Mask};
-use crate::core::puzzle::{Analysis, PuzzleError};
-use crate::core::version_b::{self, Error, Kind, cell, field_text, push_field, read_fields};
+use crate::core::version_b::{
+    self, Error, Failed, Kind, cell, field_text, push_field, read_fields,
+};
+
+impl From<super::Error> for Failed<super::Error> {
+    fn from(e: super::Error) -> Self {
+        Failed::Board(e)
+    }
+}
 
 /// What one cell holds, as Version B says it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,13 +123,13 @@ pub fn board(cells: &[Content; CELLS]) -> Board {
 }
 
 /// Parses, validates, propagates and solves an `S9B` string.
-pub fn analyse(s: &str) -> Result<Analysis, PuzzleError> {
+pub fn analyse(s: &str) -> Result<Analysis, Failed<super::Error>> {
     let cells = decode(s)?;
-    Ok(analyse_board(board(&cells), Format::VersionB)?)
+    analyse_board(board(&cells), Format::VersionB).map_err(Failed::Board)
 }
 
 /// The `S9B` string of a stored puzzle, from its packed encoding.
-pub fn write_stored(encoding: &str) -> Result<String, PuzzleError> {
+pub fn write_stored(encoding: &str) -> Result<String, Failed<super::Error>> {
     Ok(encode(&from_board(&parse_packed(encoding)?)))
 }
 
