@@ -162,6 +162,10 @@ pub struct Tuning {
     /// A cap on the archive's size in pages (`PRAGMA max_page_count`), to
     /// rehearse a full disk.
     pub max_pages: Option<u64>,
+    /// Puzzles counted as stored on top of those the archive holds when
+    /// its batches and cache are sized ([`Scale`]): 0 but in tests, which
+    /// rehearse a large archive's batches on a small one.
+    pub assume_puzzles: u64,
 }
 
 impl Default for Tuning {
@@ -169,6 +173,7 @@ impl Default for Tuning {
         Tuning {
             cache_mib: default_cache_mib(),
             max_pages: None,
+            assume_puzzles: 0,
         }
     }
 }
@@ -648,7 +653,15 @@ impl Archive {
 
     /// How an import into it now writes: [`Scale::of`] its size.
     pub fn scale(&self) -> Result<Scale, ArchiveError> {
-        Ok(Scale::of(self.puzzle_count()?, self.tuning.cache_mib))
+        Ok(self.scale_at(self.puzzle_count()?))
+    }
+
+    /// [`Scale::of`] the archive holding `puzzles`, with this tuning.
+    pub fn scale_at(&self, puzzles: u64) -> Scale {
+        Scale::of(
+            puzzles.saturating_add(self.tuning.assume_puzzles),
+            self.tuning.cache_mib,
+        )
     }
 
     /// Sizes the page cache, and the WAL file's size kept between batches
@@ -717,6 +730,36 @@ impl Archive {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A small archive's import writes as it always did; a large one's
+    /// batches take a sixteenth of its puzzles, within a time that a
+    /// waiting import never mistakes for a dead writer, and its cache
+    /// grows to hold both random indexes, never past the bound.
+    #[test]
+    fn batches_and_cache_grow_with_the_archive_within_their_bounds() {
+        let small = Scale::of(1_000_000, 4096);
+        assert_eq!(
+            small,
+            Scale {
+                lines: BATCH_LINES,
+                time: BATCH_TIME,
+                cache_mib: BASE_CACHE_MIB + CACHE_MIB_PER_MILLION,
+            }
+        );
+        assert_eq!(Scale::of(0, 4096).cache_mib, BASE_CACHE_MIB);
+        let big = Scale::of(20_000_000, 4096);
+        assert_eq!(big.lines, 1_250_000);
+        assert_eq!(big.time, BATCH_TIME_MAX);
+        assert!(BATCH_TIME_MAX * 2 <= BUSY_TIMEOUT);
+        // Both random indexes of 20M puzzles: about 2 x 345 MiB.
+        assert_eq!(big.cache_mib, 256 + 800);
+        assert_eq!(Scale::of(20_000_000, 512).cache_mib, 512);
+        assert_eq!(Scale::of(0, 64).cache_mib, 64);
+        let mid = Scale::of(4_000_000, 4096);
+        assert_eq!(mid.lines, 250_000);
+        assert!(mid.time > BATCH_TIME && mid.time < BATCH_TIME_MAX);
+        assert!(default_cache_mib() as u64 >= BASE_CACHE_MIB);
+    }
 
     fn names(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()

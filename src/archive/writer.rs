@@ -204,7 +204,7 @@ impl<'a> ImportWriter<'a> {
             .map_err(|e| ArchiveError::sql("recording the import", e))?;
         let import_id = archive.conn.last_insert_rowid();
         let puzzles_before = archive.puzzle_count()?;
-        let scale = Scale::of(puzzles_before, archive.tuning().cache_mib);
+        let scale = archive.scale_at(puzzles_before);
         archive.apply_scale(scale)?;
         if dedup == Dedup::Isomorphs {
             // Rows imported with --no-canonical get their form now, or an
@@ -322,10 +322,9 @@ impl<'a> ImportWriter<'a> {
         if self.lock.as_ref().is_some_and(ImportLock::someone_waits) {
             std::thread::sleep(super::lock::YIELD);
         }
-        let scale = Scale::of(
-            self.puzzles_before + self.counts.stored,
-            self.archive.tuning().cache_mib,
-        );
+        let scale = self
+            .archive
+            .scale_at(self.puzzles_before + self.counts.stored);
         if scale != self.scale {
             self.archive.apply_scale(scale)?;
             self.scale = scale;

@@ -68,6 +68,10 @@ pub struct ImportArgs {
     /// Cap the archive at this many pages, as if the disk filled up (for tests).
     #[arg(long, value_name = "PAGES", hide = true)]
     pub max_pages: Option<u64>,
+    /// Size batches and cache as if the archive held this many more
+    /// puzzles (for tests of a large archive's batches).
+    #[arg(long, value_name = "N", hide = true, default_value_t = 0)]
+    pub assume_puzzles: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -211,6 +215,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
                 .cache_mib
                 .unwrap_or_else(crate::archive::default_cache_mib),
             max_pages: a.max_pages,
+            assume_puzzles: a.assume_puzzles,
         },
     )?;
     let mut progress = Progress::new(InputArgs::total_bytes(&opened), quiet);

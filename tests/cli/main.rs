@@ -15,6 +15,7 @@ mod nightly_bounds;
 mod nightly_files;
 mod nightly_input;
 mod nightly_jobs;
+mod nightly_scale;
 mod robust;
 mod show;
 mod stats;
