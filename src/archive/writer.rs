@@ -27,9 +27,16 @@
 //! later one skip a file: its status is not `finished`.
 //!
 //! A batch holds the archive's write lock from its first chunk to its
-//! commit, which comes at most `BATCH_TIME` after it began: also while no
+//! commit, which comes at most [`Scale::time`] after it began: also while no
 //! chunk comes (the pipeline's [`Sink::idle`]), so other writers never wait
 //! on slow lines.
+//!
+//! Batches and the page cache are sized for the archive ([`Scale`]): at
+//! the start from its puzzles, after each commit from those and the ones
+//! stored since. Into an archive of millions of puzzles a batch changes
+//! nearly every page of the two random indexes whatever its size, so it
+//! takes a sixteenth of the archive's puzzles, and the cache grows to hold
+//! both indexes (up to the bound, [`super::Tuning::cache_mib`]).
 //!
 //! The WAL stays bounded beside readers: after a commit that leaves it
 //! over [`WAL_BOUND`], a `wal_checkpoint(RESTART)` waits (at most
