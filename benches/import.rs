@@ -21,9 +21,24 @@
 //! were dropped by hand: not the product, but how near the floor the rest
 //! of the archive (rows, unique key, provenance) alone comes.
 //!
+//! `--nightly` adds, after the re-runs, the import of a new 1M-line file
+//! (another seed: other transformations of the same puzzles, so nearly all
+//! new) into the archive just made, and the same file into an empty archive:
+//! a nightly import into a big archive, against the same into a new one.
+//! `--make-only` writes the input file (and the nightly one) and stops;
+//! `--binary PATH` times another build of `sudoku-archive` (an old one, in
+//! turns with this one).
+//!
 //! Run: `cargo bench --bench import [-- --millions N] [--rounds N]
-//! [--what-if] [--corpora DIR]` (needs the `sqlite3` shell:
-//! `scripts/bench.sh` installs it).
+//! [--what-if] [--nightly] [--make-only] [--binary PATH] [--data DIR]
+//! [--corpora DIR]` (needs the
+//! `sqlite3` shell: `scripts/bench.sh` installs it). The runs of issue 24
+//! (minutes each; the 20M file takes 3.3 GB, its archive 11 GB):
+//!
+//! ```text
+//! cargo bench --bench import -- --millions 20 --nightly   # every million's rate; 1M into 20M vs into empty
+//! cargo bench --bench import -- --nightly                  # the same at 1M (no regression at small scale)
+//! ```
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -37,7 +52,16 @@ mod common;
 use common::Rng;
 
 const SEED: u64 = 0x5D0C_u64 << 32 | 2026;
+/// The seed of `--nightly`'s new file: other transformations of the same
+/// puzzles, so that nearly all its lines are new to the archive.
+const NIGHTLY_SEED: u64 = 0x5D0C_u64 << 32 | 2027;
 const BIN: &str = env!("CARGO_BIN_EXE_sudoku-archive");
+
+/// The binary timed: this build's, or `--binary PATH` (an older build, for
+/// an A/B in the same time window).
+fn binary() -> PathBuf {
+    common::flag("--binary").map_or_else(|| PathBuf::from(BIN), PathBuf::from)
+}
 
 /// The mix, in parts per thousand: (corpus, share). The rest (10) are exact
 /// repeats of a recent line, so deduplication is exercised too.
@@ -99,7 +123,7 @@ fn digits(g: &[u8; 81]) -> String {
 }
 
 /// Writes the benchmark file unless it is already there.
-fn generate(path: &Path, lines: usize, corpora: &Path) -> std::io::Result<()> {
+fn generate(path: &Path, lines: usize, corpora: &Path, seed: u64) -> std::io::Result<()> {
     if path.exists() {
         return Ok(());
     }
@@ -116,7 +140,7 @@ fn generate(path: &Path, lines: usize, corpora: &Path) -> std::io::Result<()> {
         let puzzles = common::read_puzzles(&corpora.join(rel));
         pools.push(((0..puzzles.len()).map(|_| None).collect(), puzzles, *share));
     }
-    let mut rng = Rng(SEED);
+    let mut rng = Rng(seed);
     let tmp = path.with_extension("tmp");
     let mut out = BufWriter::with_capacity(1 << 20, File::create(&tmp)?);
     writeln!(out, "quizzes,solutions")?;
@@ -190,6 +214,20 @@ struct ImportRun {
     summary: serde_json::Value,
     /// Seconds at which the archive's line count passed each million.
     millions: Vec<f64>,
+    /// The import's CPU seconds (all threads) at the same moments: less
+    /// moved by other jobs on the machine than the wall time.
+    cpu: Vec<f64>,
+}
+
+/// CPU seconds (user and system, all threads) a running process has used,
+/// from `/proc/PID/stat` (in USER_HZ, 100 a second on Linux).
+fn cpu_seconds(pid: u32) -> Option<f64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command name (which may hold spaces).
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
 }
 
 /// The full import into a fresh archive, watching its progress in the
@@ -202,7 +240,7 @@ fn full_import(file: &Path, db: &Path, extra: &[&str]) -> ImportRun {
 /// `sudoku-archive import` of `file` into `db` as it is.
 fn import(file: &Path, db: &Path, extra: &[&str]) -> ImportRun {
     let start = Instant::now();
-    let child = Command::new(BIN)
+    let child = Command::new(binary())
         .args(["import", "--json", "--quiet"])
         .args(extra)
         .arg("--db")
@@ -212,10 +250,13 @@ fn import(file: &Path, db: &Path, extra: &[&str]) -> ImportRun {
         .spawn()
         .expect("run sudoku-archive");
     let mut millions = Vec::new();
+    let mut cpu = Vec::new();
+    let pid = child.id();
     let watcher = {
         let db = db.to_path_buf();
         std::thread::spawn(move || {
             let mut marks = Vec::new();
+            let mut cpus = Vec::new();
             let mut conn = None;
             loop {
                 std::thread::sleep(Duration::from_millis(50));
@@ -235,9 +276,10 @@ fn import(file: &Path, db: &Path, extra: &[&str]) -> ImportRun {
                 if let Ok((lines, finished)) = r {
                     while (lines as u64) >= (marks.len() as u64 + 1) * 1_000_000 {
                         marks.push(start.elapsed().as_secs_f64());
+                        cpus.push(cpu_seconds(pid).unwrap_or(f64::NAN));
                     }
                     if finished.is_some() {
-                        return marks;
+                        return (marks, cpus);
                     }
                 }
             }
@@ -246,8 +288,9 @@ fn import(file: &Path, db: &Path, extra: &[&str]) -> ImportRun {
     let out = child.wait_with_output().expect("wait for sudoku-archive");
     let seconds = start.elapsed().as_secs_f64();
     assert!(out.status.success(), "sudoku-archive import failed");
-    if let Ok(m) = watcher.join() {
+    if let Ok((m, c)) = watcher.join() {
         millions = m;
+        cpu = c;
     }
     let summary: serde_json::Value =
         serde_json::from_slice(&out.stdout).expect("import --json output");
@@ -255,6 +298,7 @@ fn import(file: &Path, db: &Path, extra: &[&str]) -> ImportRun {
         seconds,
         summary,
         millions,
+        cpu,
     }
 }
 
@@ -273,6 +317,9 @@ struct Round {
     /// With `--what-if`: the `--no-canonical` import into an archive
     /// without its two secondary indexes.
     stripped: Option<ImportRun>,
+    /// With `--nightly`: a new 1M-line file imported into the archive just
+    /// made (holding the N million), and into an empty one.
+    nightly: Option<(ImportRun, ImportRun)>,
 }
 
 /// The indexes `--what-if` drops: the `(type, clues)` index the product
@@ -286,7 +333,7 @@ fn stripped_archive(db: &Path, dir: &Path) {
     remove_db(db);
     let empty = dir.join("empty.txt");
     std::fs::write(&empty, "").expect("write an empty input");
-    let status = Command::new(BIN)
+    let status = Command::new(binary())
         .args(["import", "--quiet", "--db"])
         .arg(db)
         .arg(&empty)
@@ -301,7 +348,13 @@ fn stripped_archive(db: &Path, dir: &Path) {
     }
 }
 
-fn round(file: &Path, dir: &Path, millions: usize, what_if: bool) -> Round {
+fn round(
+    file: &Path,
+    dir: &Path,
+    millions: usize,
+    what_if: bool,
+    nightly_file: Option<&Path>,
+) -> Round {
     let db = dir.join("bench.sqlite");
     let floor = sqlite_floor(file, &dir.join("floor.sqlite"));
     let import_run = full_import(file, &db, &[]);
@@ -314,6 +367,14 @@ fn round(file: &Path, dir: &Path, millions: usize, what_if: bool) -> Round {
     // Read again line by line (a killed run's completion), every line stored.
     let again = import(file, &db, &["--reread"]);
     assert_eq!(again.summary["stored"], 0, "a re-run stored puzzles");
+    // A nightly import of a new million into the archive just made, then
+    // the same file into an empty archive.
+    let nightly = nightly_file.map(|next| {
+        let big = import(next, &db, &[]);
+        remove_db(&db);
+        let empty = full_import(next, &db, &[]);
+        (big, empty)
+    });
     remove_db(&db);
     // The isomorph canonical form (issue 7) is on by default and is the
     // costliest step after solving: the same import without it, for scale.
@@ -335,6 +396,7 @@ fn round(file: &Path, dir: &Path, millions: usize, what_if: bool) -> Round {
         unchanged,
         bare,
         stripped,
+        nightly,
     }
 }
 
@@ -371,11 +433,26 @@ fn main() {
         .unwrap_or(1)
         .max(1);
     let what_if = std::env::args().any(|a| a == "--what-if");
+    let nightly = std::env::args().any(|a| a == "--nightly");
     let lines = millions * 1_000_000;
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data");
+    // `--data DIR`: another folder for the files and archives, so that two
+    // runs can go at once.
+    let dir = common::flag("--data").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-data"),
+        PathBuf::from,
+    );
     std::fs::create_dir_all(&dir).expect("create target/bench-data");
     let file = dir.join(format!("classic-mix-{millions}m-{SEED:x}.csv"));
-    generate(&file, lines, &corpora).expect("write the benchmark file");
+    generate(&file, lines, &corpora, SEED).expect("write the benchmark file");
+    let nightly_file = nightly.then(|| {
+        let f = dir.join(format!("classic-mix-1m-{NIGHTLY_SEED:x}.csv"));
+        generate(&f, 1_000_000, &corpora, NIGHTLY_SEED).expect("write the nightly file");
+        f
+    });
+    if std::env::args().any(|a| a == "--make-only") {
+        println!("{}", file.display());
+        return;
+    }
 
     println!("import benchmark ({})", common::machine_line());
     println!(
@@ -383,7 +460,7 @@ fn main() {
         file.display()
     );
     let all: Vec<Round> = (0..rounds)
-        .map(|_| round(&file, &dir, millions, what_if))
+        .map(|_| round(&file, &dir, millions, what_if, nightly_file.as_deref()))
         .collect();
     let Some(first) = all.first() else { return };
     let run = &first.import;
@@ -450,6 +527,24 @@ fn main() {
     if let Some(r) = ratios(&|r| Some(r.unchanged.seconds)) {
         println!("ratio re-run of the unchanged file/floor: {r}");
     }
+    let nightly_ratios: Vec<f64> = all
+        .iter()
+        .filter_map(|r| r.nightly.as_ref())
+        .map(|(big, empty)| big.seconds / empty.seconds)
+        .collect();
+    if let Some((big, empty)) = &first.nightly {
+        println!(
+            "new 1M lines into the {millions}M archive: {:.2} s, {:.0} MiB; into an empty one: {:.2} s, {:.0} MiB",
+            big.seconds,
+            rss_mib(big),
+            empty.seconds,
+            rss_mib(empty)
+        );
+        println!(
+            "ratio into {millions}M / into empty: {} (target <= 2.00x)",
+            spread(nightly_ratios)
+        );
+    }
     println!(
         "lines {} = stored {} + duplicates {} + rejected {} + skipped {}",
         n("lines"),
@@ -475,8 +570,40 @@ fn main() {
             && rates.len() > 1
         {
             println!("last million / first: {:.2} (target >= 0.50)", last / first);
+            let least = rates.iter().copied().fold(f64::INFINITY, f64::min);
+            println!("slowest million / first: {:.2}", least / first);
         }
+        // A million is marked when the batch that passes it commits: with
+        // the batches of a large archive (up to 1.25M lines) two marks can
+        // fall on one commit, so the rates of pairs of millions are shown too.
+        let pairs: Vec<String> = run
+            .millions
+            .chunks(2)
+            .scan(0.0, |prev, c| {
+                let end = *c.last()?;
+                let r = c.len() as f64 * 1e6 / (end - *prev).max(1e-9);
+                *prev = end;
+                Some(format!("{r:.0}"))
+            })
+            .collect();
+        println!("lines/s of each two millions: {}", pairs.join(", "));
+        let mut prev = 0.0;
+        let cpu: Vec<String> = run
+            .cpu
+            .iter()
+            .map(|&c| {
+                let d = c - prev;
+                prev = c;
+                format!("{d:.1}")
+            })
+            .collect();
+        println!(
+            "CPU seconds of each million (all threads): {}",
+            cpu.join(", ")
+        );
     }
     let rss = all.iter().map(|r| rss_mib(&r.import)).fold(0.0, f64::max);
-    println!("peak RSS {rss:.0} MiB (target < 512 MiB)");
+    println!(
+        "peak RSS {rss:.0} MiB (the page cache grows 40 MiB a million puzzles from 256 MiB, up to --cache-mib)"
+    );
 }

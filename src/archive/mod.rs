@@ -151,23 +151,107 @@ const PAGE_SIZE: i64 = 16 * 1024;
 pub struct Archive {
     pub conn: Connection,
     pub path: PathBuf,
+    /// How it was opened for writing (the default when only read).
+    tuning: Tuning,
 }
 
 /// Options that shape how an import uses SQLite.
 #[derive(Clone, Copy, Debug)]
 pub struct Tuning {
-    /// Page cache, in MiB: bounds memory and keeps the unique index hot.
+    /// The most the import's page cache may grow to, in MiB: the bound on
+    /// its memory. The cache starts at [`BASE_CACHE_MIB`] and grows with
+    /// the archive ([`Scale`]) up to this.
     pub cache_mib: u32,
     /// A cap on the archive's size in pages (`PRAGMA max_page_count`), to
     /// rehearse a full disk.
     pub max_pages: Option<u64>,
+    /// Puzzles counted as stored on top of those the archive holds when
+    /// its batches and cache are sized ([`Scale`]): 0 but in tests, which
+    /// rehearse a large archive's batches on a small one.
+    pub assume_puzzles: u64,
 }
 
 impl Default for Tuning {
     fn default() -> Self {
         Tuning {
-            cache_mib: 256,
+            cache_mib: default_cache_mib(),
             max_pages: None,
+            assume_puzzles: 0,
+        }
+    }
+}
+
+/// The page cache of an import into a small archive, in MiB: what every
+/// import had before the cache grew with the archive.
+pub const BASE_CACHE_MIB: u64 = 256;
+
+/// The cache an import adds per million puzzles the archive holds, in
+/// MiB. The two random indexes (the unique key and the isomorph hash) take
+/// about 18 bytes a puzzle each (69 MiB each at 4M puzzles, 16 KiB pages
+/// three quarters full): 34 MiB a million, and the rest is room for the
+/// pages of the batch being written.
+pub const CACHE_MIB_PER_MILLION: u64 = 40;
+
+/// The default of [`Tuning::cache_mib`]: a quarter of the machine's memory
+/// (`MemTotal` of `/proc/meminfo`; 4 GiB where that cannot be read), never
+/// less than [`BASE_CACHE_MIB`]. At 40 MiB a million puzzles, a quarter of
+/// 8 GiB keeps the indexes of 45 million puzzles in memory.
+pub fn default_cache_mib() -> u32 {
+    let total_kib = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .unwrap_or(16 << 20);
+    let mib = (total_kib / 1024 / 4).max(BASE_CACHE_MIB);
+    u32::try_from(mib).unwrap_or(u32::MAX)
+}
+
+/// How an import writes into an archive of a given size: its batches and
+/// its page cache. Every batch's commit writes each page it changed, and
+/// the unique key and isomorph indexes take new puzzles at random places:
+/// past about two million puzzles a 131,072-line batch changes nearly every
+/// page of both, so a commit costs the size of the indexes, whatever the
+/// batch. Batches therefore grow with the archive (a sixteenth of its
+/// puzzles, so that each line pays the same share of the indexes'
+/// pages at any size), and the cache grows to hold both indexes (else
+/// every insert reads a page and writes one back before the commit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scale {
+    /// A batch commits after this many lines ...
+    pub lines: usize,
+    /// ... or this long after it began, whichever comes first.
+    pub time: Duration,
+    /// The writer's page cache, in MiB.
+    pub cache_mib: u64,
+}
+
+/// Batches of a small archive, in lines.
+pub const BATCH_LINES: usize = 131_072;
+/// ... and in time: a batch holds the write lock, and a concurrent import
+/// waits for its commit.
+pub const BATCH_TIME: Duration = Duration::from_secs(4);
+/// The longest a batch of a large archive may last: well below the
+/// [`BUSY_TIMEOUT`] a waiting import gives a writer that shows no change.
+pub const BATCH_TIME_MAX: Duration = Duration::from_secs(12);
+
+impl Scale {
+    /// The scale of an import into an archive holding `puzzles`, its cache
+    /// at most `cap_mib`.
+    pub fn of(puzzles: u64, cap_mib: u32) -> Scale {
+        let lines = BATCH_LINES.max(usize::try_from(puzzles / 16).unwrap_or(usize::MAX));
+        // The time grows with the lines, so that a batch of a large
+        // archive is not cut short by the clock on a loaded machine.
+        let time = BATCH_TIME
+            .mul_f64(lines as f64 / BATCH_LINES as f64)
+            .min(BATCH_TIME_MAX);
+        let cache_mib =
+            (BASE_CACHE_MIB + CACHE_MIB_PER_MILLION * puzzles / 1_000_000).min(u64::from(cap_mib));
+        Scale {
+            lines,
+            time,
+            cache_mib,
         }
     }
 }
@@ -465,6 +549,7 @@ impl Archive {
         let mut a = Archive {
             conn,
             path: path.to_path_buf(),
+            tuning,
         };
         if version == 0 {
             // A new archive: 16 KiB pages (before WAL fixes the size) make
@@ -549,7 +634,50 @@ impl Archive {
         Ok(Archive {
             conn,
             path: path.to_path_buf(),
+            tuning: Tuning::default(),
         })
+    }
+
+    /// How it was opened.
+    pub fn tuning(&self) -> Tuning {
+        self.tuning
+    }
+
+    /// The number of puzzles it holds (the largest id: rows are never
+    /// deleted), read from the end of the table.
+    pub fn puzzle_count(&self) -> Result<u64, ArchiveError> {
+        self.conn
+            .query_row("SELECT ifnull(max(id), 0) FROM puzzles", [], |r| {
+                r.get::<_, i64>(0)
+            })
+            .map(|n| n.max(0) as u64)
+            .map_err(|e| ArchiveError::sql("counting stored puzzles", e))
+    }
+
+    /// How an import into it now writes: [`Scale::of`] its size.
+    pub fn scale(&self) -> Result<Scale, ArchiveError> {
+        Ok(self.scale_at(self.puzzle_count()?))
+    }
+
+    /// [`Scale::of`] the archive holding `puzzles`, with this tuning.
+    pub fn scale_at(&self, puzzles: u64) -> Scale {
+        Scale::of(
+            puzzles.saturating_add(self.tuning.assume_puzzles),
+            self.tuning.cache_mib,
+        )
+    }
+
+    /// Sizes the page cache, and the WAL file's size kept between batches
+    /// (`journal_size_limit`: at least a batch's usual writes, so that the
+    /// file is not shortened and grown again at every batch), for `scale`.
+    pub fn apply_scale(&self, scale: Scale) -> Result<(), ArchiveError> {
+        self.conn
+            .execute_batch(&format!(
+                "PRAGMA cache_size = -{}; PRAGMA journal_size_limit = {};",
+                scale.cache_mib * 1024,
+                writer::WAL_TRIM.max(scale.cache_mib << 20)
+            ))
+            .map_err(|e| ArchiveError::sql("sizing the page cache", e))
     }
 
     /// A SQL error while opening, naming the archive.
@@ -590,7 +718,7 @@ impl Archive {
         c.execute_batch(&format!(
             "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -{};
              PRAGMA journal_size_limit = {};",
-            u64::from(tuning.cache_mib) * 1024,
+            BASE_CACHE_MIB.min(u64::from(tuning.cache_mib)) * 1024,
             writer::WAL_TRIM
         ))
         .map_err(|e| self.error("configuring the connection", e))?;
@@ -605,6 +733,36 @@ impl Archive {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A small archive's import writes as it always did; a large one's
+    /// batches take a sixteenth of its puzzles, within a time that a
+    /// waiting import never mistakes for a dead writer, and its cache
+    /// grows to hold both random indexes, never past the bound.
+    #[test]
+    fn batches_and_cache_grow_with_the_archive_within_their_bounds() {
+        let small = Scale::of(1_000_000, 4096);
+        assert_eq!(
+            small,
+            Scale {
+                lines: BATCH_LINES,
+                time: BATCH_TIME,
+                cache_mib: BASE_CACHE_MIB + CACHE_MIB_PER_MILLION,
+            }
+        );
+        assert_eq!(Scale::of(0, 4096).cache_mib, BASE_CACHE_MIB);
+        let big = Scale::of(20_000_000, 4096);
+        assert_eq!(big.lines, 1_250_000);
+        assert_eq!(big.time, BATCH_TIME_MAX);
+        assert!(BATCH_TIME_MAX * 2 <= BUSY_TIMEOUT);
+        // Both random indexes of 20M puzzles: about 2 x 345 MiB.
+        assert_eq!(big.cache_mib, 256 + 800);
+        assert_eq!(Scale::of(20_000_000, 512).cache_mib, 512);
+        assert_eq!(Scale::of(0, 64).cache_mib, 64);
+        let mid = Scale::of(4_000_000, 4096);
+        assert_eq!(mid.lines, 250_000);
+        assert!(mid.time > BATCH_TIME && mid.time < BATCH_TIME_MAX);
+        assert!(default_cache_mib() as u64 >= BASE_CACHE_MIB);
+    }
 
     fn names(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()

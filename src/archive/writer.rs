@@ -27,9 +27,16 @@
 //! later one skip a file: its status is not `finished`.
 //!
 //! A batch holds the archive's write lock from its first chunk to its
-//! commit, which comes at most `BATCH_TIME` after it began: also while no
+//! commit, which comes at most [`Scale::time`] after it began: also while no
 //! chunk comes (the pipeline's [`Sink::idle`]), so other writers never wait
 //! on slow lines.
+//!
+//! Batches and the page cache are sized for the archive ([`Scale`]): at
+//! the start from its puzzles, after each commit from those and the ones
+//! stored since. Into an archive of millions of puzzles a batch changes
+//! nearly every page of the two random indexes whatever its size, so it
+//! takes a sixteenth of the archive's puzzles, and the cache grows to hold
+//! both indexes (up to the bound, [`super::Tuning::cache_mib`]).
 //!
 //! The WAL stays bounded beside readers: after a commit that leaves it
 //! over [`WAL_BOUND`], a `wal_checkpoint(RESTART)` waits (at most
@@ -57,7 +64,7 @@ use rusqlite::{OptionalExtension, params};
 use super::lines::{ChunkLines, SHOWN_REJECTS};
 pub use super::lines::{Counts, Dedup};
 use super::lock::ImportLock;
-use super::{Archive, ArchiveError, set_foreign_keys};
+use super::{Archive, ArchiveError, Scale, set_foreign_keys};
 use crate::core::puzzle::TypeHint;
 use crate::input::{Content, Framing, Identity, Origin, PuzzleColumn, content_of};
 use crate::pipeline::{Input, Processed, Sink};
@@ -73,23 +80,24 @@ pub struct FileCounts {
     pub column: Option<PuzzleColumn>,
 }
 
-/// A batch transaction is committed after this many lines or this long,
-/// whichever comes first; the pipeline calls [`Sink::idle`] when the time
-/// is up while it waits for the next chunk, so a batch closes on time
-/// however slow the lines or the reader. Large batches matter: every commit writes each
-/// index page the batch touched, and the key indexes are random. Doubling
-/// them from 65,536 lines (2 s) wrote a fifth less to disk on a 1M-line
-/// import and took about a tenth less time; a kill loses at most one.
-const BATCH_LINES: usize = 131_072;
-const BATCH_TIME: std::time::Duration = std::time::Duration::from_secs(4);
+// A batch transaction is committed after [`Scale::lines`] lines or
+// [`Scale::time`], whichever comes first; the pipeline calls [`Sink::idle`]
+// when the time is up while it waits for the next chunk, so a batch closes
+// on time however slow the lines or the reader. Large batches matter: every
+// commit writes each index page the batch touched, and the key indexes are
+// random. Doubling them from 65,536 lines (2 s) wrote a fifth less to disk
+// on a 1M-line import and took about a tenth less time; a kill loses at
+// most one. Past two million puzzles they grow with the archive (see
+// [`Scale`]).
 
 /// The WAL size past which a commit is followed by a checkpoint that waits
 /// for readers.
 pub const WAL_BOUND: u64 = 64 << 20;
-/// The size the WAL file is trimmed to when it restarts
-/// (`journal_size_limit`): above a batch's usual size (about 95 MB for
-/// 131,072 new puzzles), so that the file is not shortened and grown again
-/// at every batch.
+/// The least size the WAL file is trimmed to when it restarts
+/// (`journal_size_limit`): above a batch's usual size into a small archive
+/// (about 95 MB for 131,072 new puzzles), so that the file is not shortened
+/// and grown again at every batch. Into a large archive it is the page
+/// cache's size ([`Archive::apply_scale`]).
 pub const WAL_TRIM: u64 = 4 * WAL_BOUND;
 /// How long that checkpoint waits for readers.
 const CHECKPOINT_WAIT: Duration = Duration::from_millis(200);
@@ -180,6 +188,10 @@ pub struct ImportWriter<'a> {
     batch_started: Option<Instant>,
     /// Lines written in the open batch.
     batch_lines: usize,
+    /// The archive's puzzles when the import began.
+    puzzles_before: u64,
+    /// Its batches and cache for the archive's size now.
+    scale: Scale,
     started: Instant,
 }
 
@@ -203,6 +215,9 @@ impl<'a> ImportWriter<'a> {
             .execute("INSERT INTO imports (arguments) VALUES (?1)", [args])
             .map_err(|e| ArchiveError::sql("recording the import", e))?;
         let import_id = archive.conn.last_insert_rowid();
+        let puzzles_before = archive.puzzle_count()?;
+        let scale = archive.scale_at(puzzles_before);
+        archive.apply_scale(scale)?;
         if dedup == Dedup::Isomorphs {
             // Rows imported with --no-canonical get their form now, or an
             // isomorph of them would be stored as new.
@@ -221,6 +236,8 @@ impl<'a> ImportWriter<'a> {
             settings: Settings::default(),
             batch_started: None,
             batch_lines: 0,
+            puzzles_before,
+            scale,
             started: Instant::now(),
         })
     }
@@ -307,8 +324,9 @@ impl<'a> ImportWriter<'a> {
         Ok(())
     }
 
-    /// After a batch's commit: bound the WAL, and let a waiting import in.
-    fn after_commit(&self) {
+    /// After a batch's commit: bound the WAL, let a waiting import in, and
+    /// size the next batch and the cache for the archive as it is now.
+    fn after_commit(&mut self) -> Result<(), ArchiveError> {
         let wal = super::beside(&self.archive.path, "-wal");
         if std::fs::metadata(wal).is_ok_and(|m| m.len() > WAL_BOUND) {
             self.checkpoint("RESTART", CHECKPOINT_WAIT);
@@ -316,6 +334,14 @@ impl<'a> ImportWriter<'a> {
         if self.lock.as_ref().is_some_and(ImportLock::someone_waits) {
             std::thread::sleep(super::lock::YIELD);
         }
+        let scale = self
+            .archive
+            .scale_at(self.puzzles_before + self.counts.stored);
+        if scale != self.scale {
+            self.archive.apply_scale(scale)?;
+            self.scale = scale;
+        }
+        Ok(())
     }
 
     /// Drops the open batch after a failure: the archive keeps only whole
@@ -617,9 +643,9 @@ impl<'a> ImportWriter<'a> {
         }
         self.counts = c;
         self.batch_lines += p.chunk.items.len();
-        if self.batch_lines >= BATCH_LINES || batch_started.elapsed() >= BATCH_TIME {
+        if self.batch_lines >= self.scale.lines || batch_started.elapsed() >= self.scale.time {
             self.commit()?;
-            self.after_commit();
+            self.after_commit()?;
         }
         Ok(())
     }
@@ -661,9 +687,9 @@ impl Sink for ImportWriter<'_> {
         self.record_read(id, "read", &input.framing, content)
     }
 
-    /// An open batch must close [`BATCH_TIME`] after it began.
+    /// An open batch must close [`Scale::time`] after it began.
     fn deadline(&self) -> Option<Instant> {
-        self.batch_started.map(|t| t + BATCH_TIME)
+        self.batch_started.map(|t| t + self.scale.time)
     }
 
     /// The next chunk is late (slow lines, a slow reader): the open batch
@@ -671,8 +697,7 @@ impl Sink for ImportWriter<'_> {
     /// comes.
     fn idle(&mut self) -> Result<(), ArchiveError> {
         self.commit()?;
-        self.after_commit();
-        Ok(())
+        self.after_commit()
     }
 }
 

@@ -59,13 +59,19 @@ pub struct ImportArgs {
     /// (by default such a file is skipped unread: same size, same hash).
     #[arg(long)]
     pub reread: bool,
-    /// SQLite page cache in MiB: bounds memory; larger keeps big archives
-    /// fast. Lookups of stored puzzles (re-runs) use half as much again.
-    #[arg(long, value_name = "MIB", default_value_t = 256)]
-    pub cache_mib: u32,
+    /// The most the SQLite page cache may grow to, in MiB: bounds memory.
+    /// It starts at 256 and grows by 40 a million puzzles in the archive,
+    /// so that big archives stay fast; lookups of stored puzzles (re-runs)
+    /// use half as much again. Default: a quarter of the machine's memory.
+    #[arg(long, value_name = "MIB")]
+    pub cache_mib: Option<u32>,
     /// Cap the archive at this many pages, as if the disk filled up (for tests).
     #[arg(long, value_name = "PAGES", hide = true)]
     pub max_pages: Option<u64>,
+    /// Size batches and cache as if the archive held this many more
+    /// puzzles (for tests of a large archive's batches).
+    #[arg(long, value_name = "N", hide = true, default_value_t = 0)]
+    pub assume_puzzles: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -251,8 +257,11 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     let mut archive = Archive::open_or_create(
         &a.db.db,
         Tuning {
-            cache_mib: a.cache_mib,
+            cache_mib: a
+                .cache_mib
+                .unwrap_or_else(crate::archive::default_cache_mib),
             max_pages: a.max_pages,
+            assume_puzzles: a.assume_puzzles,
         },
     )?;
     let mut progress = Progress::new(InputArgs::total_bytes(&opened), quiet);
@@ -267,7 +276,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         0 => rayon::current_num_threads(),
         n => n,
     };
-    let lookup_cache_kib = u64::from(a.cache_mib) * 1024 / 2 / workers.max(1) as u64;
+    let lookup_cache_kib = archive.scale()?.cache_mib * 1024 / 2 / workers.max(1) as u64;
     let stored = archive
         .stored_puzzles(a.dedup == DedupArg::Isomorphs, lookup_cache_kib)?
         .map(|s| Arc::new(s) as Arc<dyn Stored>);
