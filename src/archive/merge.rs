@@ -38,11 +38,20 @@
 //!   idempotent (puzzles by key, provenance and rejects by their unique
 //!   keys, files and imports by identity), so a re-run completes a killed
 //!   merge and a re-merge adds nothing.
+//! - **A stop request ends it cleanly**, as it does an import: the flag
+//!   given to [`MergeRun::stop_on`] is read before every row copied; once
+//!   it is raised no further row is read, the batch in flight (whole
+//!   puzzles with all their provenance lines, or whole rejects) is
+//!   committed, [`MergeRun::merge`] returns [`Ended::Stopped`], and
+//!   [`MergeRun::interrupt`] records the run `interrupted` with its counts.
+//!   [`MergeRun::reached`] says how far it got; a re-run completes it.
 //! - **Bounded memory.** Only the current batch's id map (input puzzle id
 //!   to output id) and the small file and import maps are held.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -54,6 +63,7 @@ use super::{
 };
 use crate::core::canon;
 use crate::core::puzzle::PuzzleType;
+pub use crate::pipeline::Ended;
 use crate::record::{canonical_hash, key_of, next_key};
 
 /// Puzzles (with their provenance lines) per batch transaction.
@@ -84,6 +94,16 @@ pub struct Merged {
     /// Imports of the inputs recorded here for the first time.
     pub new_imports: u64,
     pub interrupted: Vec<i64>,
+}
+
+/// The last row a merge committed: of which input, which table, which id
+/// there (rows are copied in id order, puzzles before rejects).
+#[derive(Debug, Clone)]
+pub struct Reached {
+    pub input: PathBuf,
+    /// `puzzle` or `reject`.
+    pub what: &'static str,
+    pub id: i64,
 }
 
 /// An input archive, open for reading.
@@ -162,8 +182,12 @@ pub struct MergeRun<'a> {
     pub interrupted: Vec<i64>,
     /// Puzzles per batch transaction ([`BATCH_PUZZLES`]; tests take fewer).
     pub batch_puzzles: i64,
+    /// The last row committed, once one is.
+    pub reached: Option<Reached>,
     lock: Option<ImportLock>,
     in_batch: bool,
+    /// Raised to ask the merge to stop at the next row.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 fn sql(what: &'static str) -> impl Fn(rusqlite::Error) -> ArchiveError {
@@ -197,9 +221,23 @@ impl<'a> MergeRun<'a> {
             new_imports: 0,
             interrupted,
             batch_puzzles: BATCH_PUZZLES,
+            reached: None,
             lock,
             in_batch: false,
+            stop: None,
         })
+    }
+
+    /// Makes the merge stop at the next row once `flag` is raised.
+    pub fn stop_on(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = Some(flag);
+    }
+
+    /// Whether a stop was asked for.
+    fn stopping(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
     }
 
     fn batch(&mut self) -> Result<(), ArchiveError> {
@@ -247,17 +285,22 @@ impl<'a> MergeRun<'a> {
         Ok(())
     }
 
-    /// Folds one input in.
-    pub fn merge(&mut self, input: &Input) -> Result<(), ArchiveError> {
+    /// Folds one input in; [`Ended::Stopped`] when a stop was asked for
+    /// first (what was written is committed).
+    pub fn merge(&mut self, input: &Input) -> Result<Ended, ArchiveError> {
+        if self.stopping() {
+            return Ok(Ended::Stopped);
+        }
         let name = input.path.display().to_string();
         self.batch()?;
         let imports = self.map_imports(input, &name)?;
         let files = self.map_files(input)?;
         self.copy_file_reads(input, &imports, &files)?;
         self.commit()?;
-        self.copy_puzzles(input, &imports, &files)?;
-        self.copy_rejects(input, &imports, &files)?;
-        Ok(())
+        if self.copy_puzzles(input, &imports, &files)? == Ended::Stopped {
+            return Ok(Ended::Stopped);
+        }
+        self.copy_rejects(input, &imports, &files)
     }
 
     /// Ends the run: `finished`, or `failed` with the error (the open batch
@@ -275,12 +318,25 @@ impl<'a> MergeRun<'a> {
             let _ = self.out.conn.execute_batch("ROLLBACK");
         }
         self.in_batch = false;
-        set_foreign_keys(&self.out.conn, true)?;
         let status = if failure.is_some() {
             "failed"
         } else {
             "finished"
         };
+        let recorded = self.end(status, failure.as_deref());
+        committed.and(recorded)
+    }
+
+    /// Ends the run `interrupted` after [`Ended::Stopped`]: the open batch,
+    /// if any, holds whole rows, so it is committed with the counts.
+    pub fn interrupt(&mut self) -> Result<(), ArchiveError> {
+        self.commit()?;
+        self.end("interrupted", None)
+    }
+
+    /// Records how the run ended, with the time, then shrinks the WAL.
+    fn end(&mut self, status: &str, error: Option<&str>) -> Result<(), ArchiveError> {
+        set_foreign_keys(&self.out.conn, true)?;
         let recorded = self
             .out
             .conn
@@ -288,7 +344,7 @@ impl<'a> MergeRun<'a> {
                 "UPDATE imports SET status = ?2, error = ?3,
                      finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
                  WHERE id = ?1",
-                params![self.merge_id, status, failure],
+                params![self.merge_id, status, error],
             )
             .map(|_| ())
             .map_err(sql("recording the end of the merge"));
@@ -298,7 +354,7 @@ impl<'a> MergeRun<'a> {
                 .conn
                 .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
         });
-        committed.and(recorded)
+        recorded
     }
 
     /// The output's `imports` row of each import of the input, made or
@@ -520,7 +576,7 @@ impl<'a> MergeRun<'a> {
         input: &Input,
         imports: &HashMap<i64, i64>,
         files: &HashMap<i64, i64>,
-    ) -> Result<(), ArchiveError> {
+    ) -> Result<Ended, ArchiveError> {
         let read = sql("reading the puzzles of an input");
         let write = sql("writing a batch");
         let mut select = input
@@ -568,6 +624,9 @@ impl<'a> MergeRun<'a> {
                     .query(params![after, self.batch_puzzles])
                     .map_err(&read)?;
                 while let Some(r) = rows.next().map_err(&read)? {
+                    if self.stopping() {
+                        break;
+                    }
                     let id: i64 = r.get(0).map_err(&read)?;
                     let kind: String = r.get(1).map_err(&read)?;
                     let givens: String = r.get(3).map_err(&read)?;
@@ -647,11 +706,23 @@ impl<'a> MergeRun<'a> {
             }
             let Some(last) = last else {
                 self.commit()?;
-                return Ok(());
+                return Ok(if self.stopping() {
+                    Ended::Stopped
+                } else {
+                    Ended::Complete
+                });
             };
             self.copy_sources(&mut select_sources, after + 1, last, &map, imports, files)?;
             after = last;
             self.commit()?;
+            self.reached = Some(Reached {
+                input: input.path.clone(),
+                what: "puzzle",
+                id: last,
+            });
+            if self.stopping() {
+                return Ok(Ended::Stopped);
+            }
         }
     }
 
@@ -707,7 +778,7 @@ impl<'a> MergeRun<'a> {
         input: &Input,
         imports: &HashMap<i64, i64>,
         files: &HashMap<i64, i64>,
-    ) -> Result<(), ArchiveError> {
+    ) -> Result<Ended, ArchiveError> {
         let read = sql("reading the rejects of an input");
         let write = sql("writing a batch");
         let mut select = input
@@ -733,6 +804,9 @@ impl<'a> MergeRun<'a> {
                     .map_err(&write)?;
                 let mut rows = select.query(params![after, BATCH_REJECTS]).map_err(&read)?;
                 while let Some(r) = rows.next().map_err(&read)? {
+                    if self.stopping() {
+                        break;
+                    }
                     last = Some(r.get::<_, i64>(0).map_err(&read)?);
                     self.counts.lines += 1;
                     self.counts.rejected += 1;
@@ -754,11 +828,23 @@ impl<'a> MergeRun<'a> {
                         .map_err(&write)?;
                 }
             }
-            match last {
-                Some(last) => after = last,
-                None => return self.commit(),
-            }
             self.commit()?;
+            let Some(last) = last else {
+                return Ok(if self.stopping() {
+                    Ended::Stopped
+                } else {
+                    Ended::Complete
+                });
+            };
+            after = last;
+            self.reached = Some(Reached {
+                input: input.path.clone(),
+                what: "reject",
+                id: last,
+            });
+            if self.stopping() {
+                return Ok(Ended::Stopped);
+            }
         }
     }
 }

@@ -1,4 +1,4 @@
-//! SIGINT and SIGTERM during a long run (`import`, `check`): the first asks
+//! SIGINT and SIGTERM during a long run (`import`, `check`, `merge`): the first asks
 //! the pipeline to stop at the next chunk ([`Interrupt::flag`]), so the
 //! command can end cleanly and say so; a second one kills the process at
 //! once, by the signal's default action, leaving what a SIGKILL would

@@ -302,3 +302,138 @@ fn a_killed_merge_is_completed_by_a_rerun() {
         ["interrupted", "finished", "finished"]
     );
 }
+
+/// A merge of 40,000 puzzles (and a reject) in batches of 200, sent
+/// `signal` once its first batch is committed: it stops there, cleanly.
+fn a_signalled_merge_is_recorded_and_completed_by_a_rerun(signal: &str, status: i32) {
+    let w = Workdir::new();
+    let mut text = String::from("not a puzzle\n");
+    text.push_str(&relabelled_kaggle(4));
+    let big = w.write("big.txt", text);
+    import_into(&w, "a.sqlite", &[&big], &["--no-canonical"]);
+    let total = 40_000;
+    let args = [
+        "merge",
+        "--json",
+        "--db",
+        "out.sqlite",
+        "--batch-puzzles",
+        "200",
+        "a.sqlite",
+    ];
+    let child = w
+        .command(&args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let count = |sql: &str| -> i64 {
+        rusqlite::Connection::open(w.path("out.sqlite"))
+            .ok()
+            .and_then(|c| c.query_row(sql, [], |r| r.get(0)).ok())
+            .unwrap_or(0)
+    };
+    let start = Instant::now();
+    let mut committed = 0;
+    while committed == 0 && start.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(2));
+        committed = count("SELECT stored FROM imports WHERE id = 1");
+    }
+    let sent = std::process::Command::new("kill")
+        .args(["-s", signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -s {signal}");
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(status), "SIG{signal}: {stderr}");
+
+    // The run is recorded as stopped, with counts that are those of the
+    // rows written: the first puzzles, each with its line, no reject yet.
+    let (state, finished, lines, stored, duplicates, rejected): (String, bool, i64, i64, i64, i64) =
+        rusqlite::Connection::open(w.path("out.sqlite"))
+            .unwrap()
+            .query_row(
+                "SELECT status, finished_at IS NOT NULL, lines, stored, duplicates, rejected
+                 FROM imports WHERE id = 1",
+                [],
+                |r| {
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                    ))
+                },
+            )
+            .unwrap();
+    assert_eq!((state.as_str(), finished), ("interrupted", true));
+    assert!(
+        stored >= committed && stored < total,
+        "stopped partway: {stored} of {total} puzzles, {committed} committed before the signal"
+    );
+    assert_eq!((lines, duplicates, rejected), (stored, 0, 0));
+    assert_eq!(count("SELECT count(*) FROM puzzles"), stored);
+    assert_eq!(count("SELECT max(id) FROM puzzles"), stored);
+    assert_eq!(count("SELECT count(*) FROM sources"), stored);
+    assert_eq!(
+        count("SELECT count(*) FROM imports WHERE status = 'running'"),
+        0
+    );
+    checked(&w, "out.sqlite");
+    // One line on stderr: which signal, how far, and what to do.
+    assert_eq!(
+        stderr.trim_end(),
+        format!(
+            "sudoku-archive: interrupted by SIG{signal}: merge 1 recorded {} rows, \
+             up to puzzle {stored} of a.sqlite; running the same command again completes it",
+            thousands(stored)
+        )
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["status"], "interrupted", "{summary}");
+    assert_eq!(summary["stored"].as_i64(), Some(stored), "{summary}");
+
+    // The same command again completes it as an uninterrupted merge.
+    let again: serde_json::Value = serde_json::from_str(&w.run(&args)).unwrap();
+    assert_eq!(
+        (again["stored"].as_i64(), again["duplicates"].as_i64()),
+        (Some(total - stored), Some(stored)),
+        "{again}"
+    );
+    w.run(&["merge", "--db", "clean.sqlite", "a.sqlite"]);
+    assert_eq!(
+        w.strings_in("out.sqlite", PUZZLE_ROWS),
+        w.strings_in("clean.sqlite", PUZZLE_ROWS)
+    );
+    same(&w, "out.sqlite", "clean.sqlite");
+    checked(&w, "out.sqlite");
+    assert_eq!(
+        w.strings_in("out.sqlite", "SELECT status FROM imports ORDER BY id"),
+        ["interrupted", "finished", "finished"]
+    );
+}
+
+fn thousands(n: i64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[test]
+fn sigint_stops_a_merge_cleanly_with_status_130() {
+    a_signalled_merge_is_recorded_and_completed_by_a_rerun("INT", 130);
+}
+
+#[test]
+fn sigterm_stops_a_merge_cleanly_with_status_143() {
+    a_signalled_merge_is_recorded_and_completed_by_a_rerun("TERM", 143);
+}
