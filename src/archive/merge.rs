@@ -570,6 +570,48 @@ impl<'a> MergeRun<'a> {
         Ok(())
     }
 
+    /// Copies the rows of one table of `input` in id order, in batch
+    /// transactions of at most `limit` rows, until they end or a stop is
+    /// asked for. `select` takes the id to start after and `limit`
+    /// (`... WHERE id > ?1 ORDER BY id LIMIT ?2`); `copy` writes the rows of
+    /// one batch (given the id they start after), reads none once a stop is
+    /// asked for, and returns the last id it copied, if any. Each batch is
+    /// committed with the run's counts and becomes [`MergeRun::reached`],
+    /// the row called `what`.
+    fn in_batches(
+        &mut self,
+        input: &Input,
+        what: &'static str,
+        select: &mut rusqlite::Statement<'_>,
+        limit: i64,
+        read: &dyn Fn(rusqlite::Error) -> ArchiveError,
+        mut copy: impl FnMut(&mut Self, i64, rusqlite::Rows<'_>) -> Result<Option<i64>, ArchiveError>,
+    ) -> Result<Ended, ArchiveError> {
+        let mut after = 0i64;
+        loop {
+            self.batch()?;
+            let rows = select.query(params![after, limit]).map_err(read)?;
+            let last = copy(self, after, rows)?;
+            self.commit()?;
+            let Some(last) = last else {
+                return Ok(if self.stopping() {
+                    Ended::Stopped
+                } else {
+                    Ended::Complete
+                });
+            };
+            after = last;
+            self.reached = Some(Reached {
+                input: input.path.clone(),
+                what,
+                id: last,
+            });
+            if self.stopping() {
+                return Ok(Ended::Stopped);
+            }
+        }
+    }
+
     /// The input's puzzles in id order, in batches with their provenance.
     fn copy_puzzles(
         &mut self,
@@ -578,7 +620,6 @@ impl<'a> MergeRun<'a> {
         files: &HashMap<i64, i64>,
     ) -> Result<Ended, ArchiveError> {
         let read = sql("reading the puzzles of an input");
-        let write = sql("writing a batch");
         let mut select = input
             .conn
             .prepare(
@@ -594,136 +635,137 @@ impl<'a> MergeRun<'a> {
                  WHERE puzzle_id BETWEEN ?1 AND ?2",
             )
             .map_err(&read)?;
-        let mut after = 0i64;
-        loop {
-            self.batch()?;
-            // Input puzzle id -> (output id, whether held as an isomorph).
-            let mut map: HashMap<i64, (i64, bool)> = HashMap::new();
-            let mut last = None;
-            {
-                let c = &self.out.conn;
-                let mut by_key = c
-                    .prepare_cached("SELECT type, givens, id FROM puzzles WHERE key = ?1")
-                    .map_err(&write)?;
-                let mut by_form = c
-                    .prepare_cached(
-                        "SELECT id FROM puzzles
-                         WHERE canonical_hash = ?1 AND type = ?2 AND canonical = ?3
-                         ORDER BY id LIMIT 1",
-                    )
-                    .map_err(&write)?;
-                let mut insert = c
-                    .prepare_cached(
-                        "INSERT INTO puzzles (type, clues, givens, encoding, solutions, solution,
-                             import_id, key, canonical, canonical_hash)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-                         ON CONFLICT (key) DO NOTHING",
-                    )
-                    .map_err(&write)?;
-                let mut rows = select
-                    .query(params![after, self.batch_puzzles])
-                    .map_err(&read)?;
-                while let Some(r) = rows.next().map_err(&read)? {
-                    if self.stopping() {
-                        break;
-                    }
-                    let id: i64 = r.get(0).map_err(&read)?;
-                    let kind: String = r.get(1).map_err(&read)?;
-                    let givens: String = r.get(3).map_err(&read)?;
-                    let mut canonical: Option<String> = r.get(8).map_err(&read)?;
-                    let mut hash: Option<i64> = r.get(9).map_err(&read)?;
-                    last = Some(id);
-                    self.counts.lines += 1;
-                    let import = r
-                        .get::<_, i64>(7)
-                        .ok()
-                        .and_then(|i| imports.get(&i).copied())
-                        .unwrap_or(self.merge_id);
-                    let clues: i64 = r.get(2).map_err(&read)?;
-                    let encoding: String = r.get(4).map_err(&read)?;
-                    let solutions: i64 = r.get(5).map_err(&read)?;
-                    let solution: Option<String> = r.get(6).map_err(&read)?;
-                    let mut store = |key: i64, canonical: &Option<String>, hash: Option<i64>| {
-                        insert
-                            .execute(params![
-                                kind, clues, givens, encoding, solutions, solution, import, key,
-                                canonical, hash,
-                            ])
-                            .map(|n| n == 1)
-                            .map_err(&write)
-                    };
-                    // The held puzzle of the same identity; else the free
-                    // key, where it is stored now (exact: nearly every
-                    // puzzle merged into a new archive is new, so the
-                    // insert is tried first) or after the isomorph lookup.
-                    let mut key = key_of(&kind, &givens);
-                    let mut stored = false;
-                    let held = loop {
-                        if self.dedup == Dedup::Exact && store(key, &canonical, hash)? {
-                            stored = true;
-                            break None;
-                        }
-                        let found: Option<(String, String, i64)> = by_key
-                            .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-                            .optional()
-                            .map_err(&write)?;
-                        match found {
-                            None if self.dedup == Dedup::Exact => key = next_key(key),
-                            None => break None,
-                            Some((t, g, here)) if t == kind && g == givens => break Some(here),
-                            Some(_) => key = next_key(key),
-                        }
-                    };
-                    if let Some(here) = held {
-                        self.counts.duplicates += 1;
-                        map.insert(id, (here, false));
-                        continue;
-                    }
-                    if !stored {
-                        if canonical.is_none()
-                            && let Some(t) = PuzzleType::from_name(&kind)
-                            && let Ok(form) = canon::of(t, &givens)
-                        {
-                            hash = Some(canonical_hash(&kind, &form));
-                            canonical = Some(form);
-                        }
-                        if let (Some(form), Some(h)) = (&canonical, hash)
-                            && let Some(here) = by_form
-                                .query_row(params![h, kind, form], |r| r.get::<_, i64>(0))
-                                .optional()
-                                .map_err(&write)?
-                        {
-                            self.counts.duplicates += 1;
-                            self.counts.isomorphs += 1;
-                            map.insert(id, (here, true));
-                            continue;
-                        }
-                        store(key, &canonical, hash)?;
-                    }
-                    self.counts.stored += 1;
-                    map.insert(id, (c.last_insert_rowid(), false));
-                }
-            }
-            let Some(last) = last else {
-                self.commit()?;
-                return Ok(if self.stopping() {
-                    Ended::Stopped
-                } else {
-                    Ended::Complete
-                });
-            };
-            self.copy_sources(&mut select_sources, after + 1, last, &map, imports, files)?;
-            after = last;
-            self.commit()?;
-            self.reached = Some(Reached {
-                input: input.path.clone(),
-                what: "puzzle",
-                id: last,
-            });
+        let limit = self.batch_puzzles;
+        self.in_batches(
+            input,
+            "puzzle",
+            &mut select,
+            limit,
+            &read,
+            |this, after, rows| {
+                let mut map = HashMap::new();
+                let Some(last) = this.store_puzzles(rows, imports, &mut map)? else {
+                    return Ok(None);
+                };
+                this.copy_sources(&mut select_sources, after + 1, last, &map, imports, files)?;
+                Ok(Some(last))
+            },
+        )
+    }
+
+    /// One batch of puzzles (`rows`: id, type, clues, givens, encoding,
+    /// solutions, solution, import_id, canonical, canonical_hash), each
+    /// stored or found held; `map` gets each input id's puzzle here and
+    /// whether it is held as an isomorph. Returns the last id copied.
+    fn store_puzzles(
+        &mut self,
+        mut rows: rusqlite::Rows<'_>,
+        imports: &HashMap<i64, i64>,
+        map: &mut HashMap<i64, (i64, bool)>,
+    ) -> Result<Option<i64>, ArchiveError> {
+        let read = sql("reading the puzzles of an input");
+        let write = sql("writing a batch");
+        let c = &self.out.conn;
+        let mut by_key = c
+            .prepare_cached("SELECT type, givens, id FROM puzzles WHERE key = ?1")
+            .map_err(&write)?;
+        let mut by_form = c
+            .prepare_cached(
+                "SELECT id FROM puzzles
+                 WHERE canonical_hash = ?1 AND type = ?2 AND canonical = ?3
+                 ORDER BY id LIMIT 1",
+            )
+            .map_err(&write)?;
+        let mut insert = c
+            .prepare_cached(
+                "INSERT INTO puzzles (type, clues, givens, encoding, solutions, solution,
+                     import_id, key, canonical, canonical_hash)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                 ON CONFLICT (key) DO NOTHING",
+            )
+            .map_err(&write)?;
+        let mut last = None;
+        while let Some(r) = rows.next().map_err(&read)? {
             if self.stopping() {
-                return Ok(Ended::Stopped);
+                break;
             }
+            let id: i64 = r.get(0).map_err(&read)?;
+            let kind: String = r.get(1).map_err(&read)?;
+            let givens: String = r.get(3).map_err(&read)?;
+            let mut canonical: Option<String> = r.get(8).map_err(&read)?;
+            let mut hash: Option<i64> = r.get(9).map_err(&read)?;
+            last = Some(id);
+            self.counts.lines += 1;
+            let import = r
+                .get::<_, i64>(7)
+                .ok()
+                .and_then(|i| imports.get(&i).copied())
+                .unwrap_or(self.merge_id);
+            let clues: i64 = r.get(2).map_err(&read)?;
+            let encoding: String = r.get(4).map_err(&read)?;
+            let solutions: i64 = r.get(5).map_err(&read)?;
+            let solution: Option<String> = r.get(6).map_err(&read)?;
+            let mut store = |key: i64, canonical: &Option<String>, hash: Option<i64>| {
+                insert
+                    .execute(params![
+                        kind, clues, givens, encoding, solutions, solution, import, key, canonical,
+                        hash,
+                    ])
+                    .map(|n| n == 1)
+                    .map_err(&write)
+            };
+            // The held puzzle of the same identity; else the free
+            // key, where it is stored now (exact: nearly every
+            // puzzle merged into a new archive is new, so the
+            // insert is tried first) or after the isomorph lookup.
+            let mut key = key_of(&kind, &givens);
+            let mut stored = false;
+            let held = loop {
+                if self.dedup == Dedup::Exact && store(key, &canonical, hash)? {
+                    stored = true;
+                    break None;
+                }
+                let found: Option<(String, String, i64)> = by_key
+                    .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                    .optional()
+                    .map_err(&write)?;
+                match found {
+                    None if self.dedup == Dedup::Exact => key = next_key(key),
+                    None => break None,
+                    Some((t, g, here)) if t == kind && g == givens => break Some(here),
+                    Some(_) => key = next_key(key),
+                }
+            };
+            if let Some(here) = held {
+                self.counts.duplicates += 1;
+                map.insert(id, (here, false));
+                continue;
+            }
+            if !stored {
+                if canonical.is_none()
+                    && let Some(t) = PuzzleType::from_name(&kind)
+                    && let Ok(form) = canon::of(t, &givens)
+                {
+                    hash = Some(canonical_hash(&kind, &form));
+                    canonical = Some(form);
+                }
+                if let (Some(form), Some(h)) = (&canonical, hash)
+                    && let Some(here) = by_form
+                        .query_row(params![h, kind, form], |r| r.get::<_, i64>(0))
+                        .optional()
+                        .map_err(&write)?
+                {
+                    self.counts.duplicates += 1;
+                    self.counts.isomorphs += 1;
+                    map.insert(id, (here, true));
+                    continue;
+                }
+                store(key, &canonical, hash)?;
+            }
+            self.counts.stored += 1;
+            map.insert(id, (c.last_insert_rowid(), false));
         }
+        Ok(last)
     }
 
     /// The provenance lines of the input's puzzles `from..=to`, pointing to
@@ -780,7 +822,6 @@ impl<'a> MergeRun<'a> {
         files: &HashMap<i64, i64>,
     ) -> Result<Ended, ArchiveError> {
         let read = sql("reading the rejects of an input");
-        let write = sql("writing a batch");
         let mut select = input
             .conn
             .prepare(
@@ -788,63 +829,59 @@ impl<'a> MergeRun<'a> {
                  WHERE id > ?1 ORDER BY id LIMIT ?2",
             )
             .map_err(&read)?;
-        let mut after = 0i64;
-        loop {
-            self.batch()?;
-            let mut last = None;
-            {
-                let mut insert = self
-                    .out
-                    .conn
-                    .prepare_cached(
-                        "INSERT OR IGNORE INTO rejects
-                             (import_id, file_id, line, raw, reason, message)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    )
-                    .map_err(&write)?;
-                let mut rows = select.query(params![after, BATCH_REJECTS]).map_err(&read)?;
-                while let Some(r) = rows.next().map_err(&read)? {
-                    if self.stopping() {
-                        break;
-                    }
-                    last = Some(r.get::<_, i64>(0).map_err(&read)?);
-                    self.counts.lines += 1;
-                    self.counts.rejected += 1;
-                    let (Some(import), Some(file)) = (
-                        imports.get(&r.get::<_, i64>(1).map_err(&read)?),
-                        files.get(&r.get::<_, i64>(2).map_err(&read)?),
-                    ) else {
-                        continue;
-                    };
-                    insert
-                        .execute(params![
-                            import,
-                            file,
-                            r.get::<_, i64>(3).map_err(&read)?,
-                            r.get::<_, String>(4).map_err(&read)?,
-                            r.get::<_, String>(5).map_err(&read)?,
-                            r.get::<_, String>(6).map_err(&read)?,
-                        ])
-                        .map_err(&write)?;
-                }
-            }
-            self.commit()?;
-            let Some(last) = last else {
-                return Ok(if self.stopping() {
-                    Ended::Stopped
-                } else {
-                    Ended::Complete
-                });
-            };
-            after = last;
-            self.reached = Some(Reached {
-                input: input.path.clone(),
-                what: "reject",
-                id: last,
-            });
+        self.in_batches(
+            input,
+            "reject",
+            &mut select,
+            BATCH_REJECTS,
+            &read,
+            |this, _, rows| this.store_rejects(rows, imports, files),
+        )
+    }
+
+    /// One batch of rejects (`rows`: id, import_id, file_id, line, raw,
+    /// reason, message). Returns the last id copied.
+    fn store_rejects(
+        &mut self,
+        mut rows: rusqlite::Rows<'_>,
+        imports: &HashMap<i64, i64>,
+        files: &HashMap<i64, i64>,
+    ) -> Result<Option<i64>, ArchiveError> {
+        let read = sql("reading the rejects of an input");
+        let write = sql("writing a batch");
+        let mut insert = self
+            .out
+            .conn
+            .prepare_cached(
+                "INSERT OR IGNORE INTO rejects (import_id, file_id, line, raw, reason, message)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )
+            .map_err(&write)?;
+        let mut last = None;
+        while let Some(r) = rows.next().map_err(&read)? {
             if self.stopping() {
-                return Ok(Ended::Stopped);
+                break;
             }
+            last = Some(r.get::<_, i64>(0).map_err(&read)?);
+            self.counts.lines += 1;
+            self.counts.rejected += 1;
+            let (Some(import), Some(file)) = (
+                imports.get(&r.get::<_, i64>(1).map_err(&read)?),
+                files.get(&r.get::<_, i64>(2).map_err(&read)?),
+            ) else {
+                continue;
+            };
+            insert
+                .execute(params![
+                    import,
+                    file,
+                    r.get::<_, i64>(3).map_err(&read)?,
+                    r.get::<_, String>(4).map_err(&read)?,
+                    r.get::<_, String>(5).map_err(&read)?,
+                    r.get::<_, String>(6).map_err(&read)?,
+                ])
+                .map_err(&write)?;
         }
+        Ok(last)
     }
 }
