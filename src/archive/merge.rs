@@ -172,6 +172,27 @@ pub fn open_input(path: &Path, output: &Path) -> Result<Input, MergeError> {
     })
 }
 
+/// An input's imports and files, by their ids there, as rows here.
+struct Here {
+    imports: HashMap<i64, i64>,
+    files: HashMap<i64, i64>,
+}
+
+impl Here {
+    /// The file and import here of an input row naming them (by their ids
+    /// there) in columns `file` and `import`; none when either is not here.
+    fn file_and_import(
+        &self,
+        r: &rusqlite::Row<'_>,
+        file: usize,
+        import: usize,
+    ) -> rusqlite::Result<Option<(i64, i64)>> {
+        let file = self.files.get(&r.get::<_, i64>(file)?);
+        let import = self.imports.get(&r.get::<_, i64>(import)?);
+        Ok(file.copied().zip(import.copied()))
+    }
+}
+
 /// One merge run into `out`.
 pub struct MergeRun<'a> {
     out: &'a mut Archive,
@@ -293,14 +314,16 @@ impl<'a> MergeRun<'a> {
         }
         let name = input.path.display().to_string();
         self.batch()?;
-        let imports = self.map_imports(input, &name)?;
-        let files = self.map_files(input)?;
-        self.copy_file_reads(input, &imports, &files)?;
+        let here = Here {
+            imports: self.map_imports(input, &name)?,
+            files: self.map_files(input)?,
+        };
+        self.copy_file_reads(input, &here)?;
         self.commit()?;
-        if self.copy_puzzles(input, &imports, &files)? == Ended::Stopped {
+        if self.copy_puzzles(input, &here)? == Ended::Stopped {
             return Ok(Ended::Stopped);
         }
-        self.copy_rejects(input, &imports, &files)
+        self.copy_rejects(input, &here)
     }
 
     /// Ends the run: `finished`, or `failed` with the error (the open batch
@@ -518,12 +541,7 @@ impl<'a> MergeRun<'a> {
         Ok(map)
     }
 
-    fn copy_file_reads(
-        &mut self,
-        input: &Input,
-        imports: &HashMap<i64, i64>,
-        files: &HashMap<i64, i64>,
-    ) -> Result<(), ArchiveError> {
+    fn copy_file_reads(&mut self, input: &Input, here: &Here) -> Result<(), ArchiveError> {
         let read = sql("reading the file reads of an input");
         let write = sql("recording the file reads of an input");
         let mut st = input
@@ -549,10 +567,7 @@ impl<'a> MergeRun<'a> {
             .map_err(&write)?;
         let mut rows = st.query([]).map_err(&read)?;
         while let Some(r) = rows.next().map_err(&read)? {
-            let (Some(file), Some(import)) = (
-                files.get(&r.get::<_, i64>(0).map_err(&read)?),
-                imports.get(&r.get::<_, i64>(1).map_err(&read)?),
-            ) else {
+            let Some((file, import)) = here.file_and_import(r, 0, 1).map_err(&read)? else {
                 continue;
             };
             insert
@@ -613,12 +628,7 @@ impl<'a> MergeRun<'a> {
     }
 
     /// The input's puzzles in id order, in batches with their provenance.
-    fn copy_puzzles(
-        &mut self,
-        input: &Input,
-        imports: &HashMap<i64, i64>,
-        files: &HashMap<i64, i64>,
-    ) -> Result<Ended, ArchiveError> {
+    fn copy_puzzles(&mut self, input: &Input, here: &Here) -> Result<Ended, ArchiveError> {
         let read = sql("reading the puzzles of an input");
         let mut select = input
             .conn
@@ -644,10 +654,10 @@ impl<'a> MergeRun<'a> {
             &read,
             |this, after, rows| {
                 let mut map = HashMap::new();
-                let Some(last) = this.store_puzzles(rows, imports, &mut map)? else {
+                let Some(last) = this.store_puzzles(rows, &here.imports, &mut map)? else {
                     return Ok(None);
                 };
-                this.copy_sources(&mut select_sources, after + 1, last, &map, imports, files)?;
+                this.copy_sources(&mut select_sources, after + 1, last, &map, here)?;
                 Ok(Some(last))
             },
         )
@@ -776,8 +786,7 @@ impl<'a> MergeRun<'a> {
         from: i64,
         to: i64,
         map: &HashMap<i64, (i64, bool)>,
-        imports: &HashMap<i64, i64>,
-        files: &HashMap<i64, i64>,
+        here: &Here,
     ) -> Result<(), ArchiveError> {
         let read = sql("reading the provenance of an input");
         let write = sql("writing a batch");
@@ -792,10 +801,9 @@ impl<'a> MergeRun<'a> {
         let mut rows = select.query(params![from, to]).map_err(&read)?;
         while let Some(r) = rows.next().map_err(&read)? {
             let puzzle: i64 = r.get(0).map_err(&read)?;
-            let (Some(&(here, isomorph)), Some(file), Some(import)) = (
+            let (Some(&(held, isomorph)), Some((file, import))) = (
                 map.get(&puzzle),
-                files.get(&r.get::<_, i64>(1).map_err(&read)?),
-                imports.get(&r.get::<_, i64>(3).map_err(&read)?),
+                here.file_and_import(r, 1, 3).map_err(&read)?,
             ) else {
                 continue;
             };
@@ -805,7 +813,7 @@ impl<'a> MergeRun<'a> {
                 .execute(params![
                     file,
                     r.get::<_, i64>(2).map_err(&read)?,
-                    here,
+                    held,
                     import,
                     relation
                 ])
@@ -815,12 +823,7 @@ impl<'a> MergeRun<'a> {
     }
 
     /// The input's rejected lines, in batches.
-    fn copy_rejects(
-        &mut self,
-        input: &Input,
-        imports: &HashMap<i64, i64>,
-        files: &HashMap<i64, i64>,
-    ) -> Result<Ended, ArchiveError> {
+    fn copy_rejects(&mut self, input: &Input, here: &Here) -> Result<Ended, ArchiveError> {
         let read = sql("reading the rejects of an input");
         let mut select = input
             .conn
@@ -835,7 +838,7 @@ impl<'a> MergeRun<'a> {
             &mut select,
             BATCH_REJECTS,
             &read,
-            |this, _, rows| this.store_rejects(rows, imports, files),
+            |this, _, rows| this.store_rejects(rows, here),
         )
     }
 
@@ -844,8 +847,7 @@ impl<'a> MergeRun<'a> {
     fn store_rejects(
         &mut self,
         mut rows: rusqlite::Rows<'_>,
-        imports: &HashMap<i64, i64>,
-        files: &HashMap<i64, i64>,
+        here: &Here,
     ) -> Result<Option<i64>, ArchiveError> {
         let read = sql("reading the rejects of an input");
         let write = sql("writing a batch");
@@ -865,10 +867,7 @@ impl<'a> MergeRun<'a> {
             last = Some(r.get::<_, i64>(0).map_err(&read)?);
             self.counts.lines += 1;
             self.counts.rejected += 1;
-            let (Some(import), Some(file)) = (
-                imports.get(&r.get::<_, i64>(1).map_err(&read)?),
-                files.get(&r.get::<_, i64>(2).map_err(&read)?),
-            ) else {
+            let Some((file, import)) = here.file_and_import(r, 2, 1).map_err(&read)? else {
                 continue;
             };
             insert
