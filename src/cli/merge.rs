@@ -56,13 +56,8 @@ pub fn run(a: MergeArgs) -> anyhow::Result<u8> {
         DedupArg::Isomorphs => Dedup::Isomorphs,
     };
     // Stopped while the output was opened or upgraded: no run to record.
-    if interrupt.raised() {
-        let s = interrupt.signal().unwrap_or(Signal::Int);
-        note!(
-            "sudoku-archive: interrupted by {} before the merge began; nothing was merged",
-            s.name()
-        );
-        return Ok(s.exit_status());
+    if let Some(status) = interrupt.stopped_before("merge", "merged") {
+        return Ok(status);
     }
     let mut run = MergeRun::begin(&mut archive, dedup, &arguments)?;
     run.batch_puzzles = a.batch_puzzles.max(1);
@@ -74,25 +69,7 @@ pub fn run(a: MergeArgs) -> anyhow::Result<u8> {
             break;
         }
     }
-    let finished = match &result {
-        Ok(Ended::Complete) => run.finish(None),
-        Ok(Ended::Stopped) => run.interrupt().inspect_err(|e| {
-            // The commit failed (a full disk?): the batch is rolled back instead.
-            let _ = run.finish(Some(&e.to_string()));
-        }),
-        Err(e) => run.finish(Some(&e.to_string())),
-    };
-    let ended = match (result, finished) {
-        (Err(e), Err(f)) => {
-            anyhow::bail!("{e} (and the run could not be recorded as failed: {f})")
-        }
-        (Err(e), Ok(())) => return Err(e.into()),
-        (Ok(ended), finished) => {
-            finished?;
-            ended
-        }
-    };
-    let signal = (ended == Ended::Stopped).then(|| interrupt.signal().unwrap_or(Signal::Int));
+    let signal = interrupt.record_end(&mut run, result)?;
     if let Some(s) = signal {
         let done = match &run.reached {
             Some(r) => format!(
