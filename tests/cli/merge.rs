@@ -3,10 +3,10 @@
 //! inputs are never changed and foreign files are refused.
 
 use std::path::Path;
-use std::process::Stdio;
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{PUZZLE_ROWS, Workdir, data, relabelled_kaggle, sample};
+use crate::util::{PUZZLE_ROWS, Workdir, data, relabelled_kaggle, sample, thousands};
 
 /// Every provenance line with its puzzle's identity: what must not depend
 /// on whether the lines were imported or merged.
@@ -241,6 +241,50 @@ fn merge_refuses_foreign_files_and_itself_untouched() {
     );
 }
 
+/// `sql`'s one number on the archive `db`; 0 while there is none.
+fn count_in(w: &Workdir, db: &str, sql: &str) -> i64 {
+    rusqlite::Connection::open(w.path(db))
+        .ok()
+        .and_then(|c| c.query_row(sql, [], |r| r.get(0)).ok())
+        .unwrap_or(0)
+}
+
+/// Starts `args`, a merge into `out.sqlite` as its first run, with its
+/// output piped, and returns once its first batch is committed, with the
+/// puzzles it had stored then.
+fn start_until_committed(w: &Workdir, args: &[&str]) -> (Child, i64) {
+    let child = w
+        .command(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let mut committed = 0;
+    while committed == 0 && start.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(2));
+        committed = count_in(w, "out.sqlite", "SELECT stored FROM imports WHERE id = 1");
+    }
+    (child, committed)
+}
+
+/// After a merge of `a.sqlite` into `out.sqlite` that was stopped, and the
+/// same command again: `out.sqlite` is what a merge never stopped makes,
+/// beside the stopped run.
+fn completed_as_a_clean_merge(w: &Workdir) {
+    w.run(&["merge", "--db", "clean.sqlite", "a.sqlite"]);
+    assert_eq!(
+        w.strings_in("out.sqlite", PUZZLE_ROWS),
+        w.strings_in("clean.sqlite", PUZZLE_ROWS)
+    );
+    same(w, "out.sqlite", "clean.sqlite");
+    checked(w, "out.sqlite");
+    assert_eq!(
+        w.strings_in("out.sqlite", "SELECT status FROM imports ORDER BY id"),
+        ["interrupted", "finished", "finished"]
+    );
+}
+
 #[test]
 fn a_killed_merge_is_completed_by_a_rerun() {
     let w = Workdir::new();
@@ -256,24 +300,8 @@ fn a_killed_merge_is_completed_by_a_rerun() {
         "500",
         "a.sqlite",
     ];
-    let mut child = w
-        .command(&args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let done = |sql: &str| -> i64 {
-        rusqlite::Connection::open(w.path("out.sqlite"))
-            .ok()
-            .and_then(|c| c.query_row(sql, [], |r| r.get(0)).ok())
-            .unwrap_or(0)
-    };
-    let start = Instant::now();
-    while done("SELECT stored FROM imports WHERE id = 1") == 0
-        && start.elapsed() < Duration::from_secs(60)
-    {
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    let (mut child, _) = start_until_committed(&w, &args);
+    let done = |sql: &str| count_in(&w, "out.sqlite", sql);
     child.kill().unwrap();
     child.wait().unwrap();
     let stored = done("SELECT count(*) FROM puzzles");
@@ -290,17 +318,7 @@ fn a_killed_merge_is_completed_by_a_rerun() {
     );
 
     w.run(&args);
-    w.run(&["merge", "--db", "clean.sqlite", "a.sqlite"]);
-    assert_eq!(
-        w.strings_in("out.sqlite", PUZZLE_ROWS),
-        w.strings_in("clean.sqlite", PUZZLE_ROWS)
-    );
-    same(&w, "out.sqlite", "clean.sqlite");
-    checked(&w, "out.sqlite");
-    assert_eq!(
-        w.strings_in("out.sqlite", "SELECT status FROM imports ORDER BY id"),
-        ["interrupted", "finished", "finished"]
-    );
+    completed_as_a_clean_merge(&w);
 }
 
 /// A merge of 40,000 puzzles (and a reject) in batches of 200, sent
@@ -321,24 +339,8 @@ fn a_signalled_merge_is_recorded_and_completed_by_a_rerun(signal: &str, status: 
         "200",
         "a.sqlite",
     ];
-    let child = w
-        .command(&args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let count = |sql: &str| -> i64 {
-        rusqlite::Connection::open(w.path("out.sqlite"))
-            .ok()
-            .and_then(|c| c.query_row(sql, [], |r| r.get(0)).ok())
-            .unwrap_or(0)
-    };
-    let start = Instant::now();
-    let mut committed = 0;
-    while committed == 0 && start.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(2));
-        committed = count("SELECT stored FROM imports WHERE id = 1");
-    }
+    let (child, committed) = start_until_committed(&w, &args);
+    let count = |sql: &str| count_in(&w, "out.sqlite", sql);
     let sent = std::process::Command::new("kill")
         .args(["-s", signal, &child.id().to_string()])
         .status()
@@ -403,29 +405,7 @@ fn a_signalled_merge_is_recorded_and_completed_by_a_rerun(signal: &str, status: 
         (Some(total - stored), Some(stored)),
         "{again}"
     );
-    w.run(&["merge", "--db", "clean.sqlite", "a.sqlite"]);
-    assert_eq!(
-        w.strings_in("out.sqlite", PUZZLE_ROWS),
-        w.strings_in("clean.sqlite", PUZZLE_ROWS)
-    );
-    same(&w, "out.sqlite", "clean.sqlite");
-    checked(&w, "out.sqlite");
-    assert_eq!(
-        w.strings_in("out.sqlite", "SELECT status FROM imports ORDER BY id"),
-        ["interrupted", "finished", "finished"]
-    );
-}
-
-fn thousands(n: i64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    completed_as_a_clean_merge(&w);
 }
 
 #[test]
