@@ -38,11 +38,20 @@
 //!   idempotent (puzzles by key, provenance and rejects by their unique
 //!   keys, files and imports by identity), so a re-run completes a killed
 //!   merge and a re-merge adds nothing.
+//! - **A stop request ends it cleanly**, as it does an import: the flag
+//!   given to [`MergeRun::stop_on`] is read before every row copied; once
+//!   it is raised no further row is read, the batch in flight (whole
+//!   puzzles with all their provenance lines, or whole rejects) is
+//!   committed, [`MergeRun::merge`] returns [`Ended::Stopped`], and
+//!   [`MergeRun::interrupt`] records the run `interrupted` with its counts.
+//!   [`MergeRun::reached`] says how far it got; a re-run completes it.
 //! - **Bounded memory.** Only the current batch's id map (input puzzle id
 //!   to output id) and the small file and import maps are held.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -54,6 +63,7 @@ use super::{
 };
 use crate::core::canon;
 use crate::core::puzzle::PuzzleType;
+pub use crate::pipeline::Ended;
 use crate::record::{canonical_hash, key_of, next_key};
 
 /// Puzzles (with their provenance lines) per batch transaction.
@@ -84,6 +94,16 @@ pub struct Merged {
     /// Imports of the inputs recorded here for the first time.
     pub new_imports: u64,
     pub interrupted: Vec<i64>,
+}
+
+/// The last row a merge committed: of which input, which table, which id
+/// there (rows are copied in id order, puzzles before rejects).
+#[derive(Debug, Clone)]
+pub struct Reached {
+    pub input: PathBuf,
+    /// `puzzle` or `reject`.
+    pub what: &'static str,
+    pub id: i64,
 }
 
 /// An input archive, open for reading.
@@ -152,6 +172,27 @@ pub fn open_input(path: &Path, output: &Path) -> Result<Input, MergeError> {
     })
 }
 
+/// An input's imports and files, by their ids there, as rows here.
+struct Here {
+    imports: HashMap<i64, i64>,
+    files: HashMap<i64, i64>,
+}
+
+impl Here {
+    /// The file and import here of an input row naming them (by their ids
+    /// there) in columns `file` and `import`; none when either is not here.
+    fn file_and_import(
+        &self,
+        r: &rusqlite::Row<'_>,
+        file: usize,
+        import: usize,
+    ) -> rusqlite::Result<Option<(i64, i64)>> {
+        let file = self.files.get(&r.get::<_, i64>(file)?);
+        let import = self.imports.get(&r.get::<_, i64>(import)?);
+        Ok(file.copied().zip(import.copied()))
+    }
+}
+
 /// One merge run into `out`.
 pub struct MergeRun<'a> {
     out: &'a mut Archive,
@@ -162,8 +203,12 @@ pub struct MergeRun<'a> {
     pub interrupted: Vec<i64>,
     /// Puzzles per batch transaction ([`BATCH_PUZZLES`]; tests take fewer).
     pub batch_puzzles: i64,
+    /// The last row committed, once one is.
+    pub reached: Option<Reached>,
     lock: Option<ImportLock>,
     in_batch: bool,
+    /// Raised to ask the merge to stop at the next row.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 fn sql(what: &'static str) -> impl Fn(rusqlite::Error) -> ArchiveError {
@@ -197,9 +242,23 @@ impl<'a> MergeRun<'a> {
             new_imports: 0,
             interrupted,
             batch_puzzles: BATCH_PUZZLES,
+            reached: None,
             lock,
             in_batch: false,
+            stop: None,
         })
+    }
+
+    /// Makes the merge stop at the next row once `flag` is raised.
+    pub fn stop_on(&mut self, flag: Arc<AtomicBool>) {
+        self.stop = Some(flag);
+    }
+
+    /// Whether a stop was asked for.
+    fn stopping(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
     }
 
     fn batch(&mut self) -> Result<(), ArchiveError> {
@@ -247,17 +306,24 @@ impl<'a> MergeRun<'a> {
         Ok(())
     }
 
-    /// Folds one input in.
-    pub fn merge(&mut self, input: &Input) -> Result<(), ArchiveError> {
+    /// Folds one input in; [`Ended::Stopped`] when a stop was asked for
+    /// first (what was written is committed).
+    pub fn merge(&mut self, input: &Input) -> Result<Ended, ArchiveError> {
+        if self.stopping() {
+            return Ok(Ended::Stopped);
+        }
         let name = input.path.display().to_string();
         self.batch()?;
-        let imports = self.map_imports(input, &name)?;
-        let files = self.map_files(input)?;
-        self.copy_file_reads(input, &imports, &files)?;
+        let here = Here {
+            imports: self.map_imports(input, &name)?,
+            files: self.map_files(input)?,
+        };
+        self.copy_file_reads(input, &here)?;
         self.commit()?;
-        self.copy_puzzles(input, &imports, &files)?;
-        self.copy_rejects(input, &imports, &files)?;
-        Ok(())
+        if self.copy_puzzles(input, &here)? == Ended::Stopped {
+            return Ok(Ended::Stopped);
+        }
+        self.copy_rejects(input, &here)
     }
 
     /// Ends the run: `finished`, or `failed` with the error (the open batch
@@ -275,12 +341,25 @@ impl<'a> MergeRun<'a> {
             let _ = self.out.conn.execute_batch("ROLLBACK");
         }
         self.in_batch = false;
-        set_foreign_keys(&self.out.conn, true)?;
         let status = if failure.is_some() {
             "failed"
         } else {
             "finished"
         };
+        let recorded = self.end(status, failure.as_deref());
+        committed.and(recorded)
+    }
+
+    /// Ends the run `interrupted` after [`Ended::Stopped`]: the open batch,
+    /// if any, holds whole rows, so it is committed with the counts.
+    pub fn interrupt(&mut self) -> Result<(), ArchiveError> {
+        self.commit()?;
+        self.end("interrupted", None)
+    }
+
+    /// Records how the run ended, with the time, then shrinks the WAL.
+    fn end(&mut self, status: &str, error: Option<&str>) -> Result<(), ArchiveError> {
+        set_foreign_keys(&self.out.conn, true)?;
         let recorded = self
             .out
             .conn
@@ -288,7 +367,7 @@ impl<'a> MergeRun<'a> {
                 "UPDATE imports SET status = ?2, error = ?3,
                      finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
                  WHERE id = ?1",
-                params![self.merge_id, status, failure],
+                params![self.merge_id, status, error],
             )
             .map(|_| ())
             .map_err(sql("recording the end of the merge"));
@@ -298,7 +377,7 @@ impl<'a> MergeRun<'a> {
                 .conn
                 .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
         });
-        committed.and(recorded)
+        recorded
     }
 
     /// The output's `imports` row of each import of the input, made or
@@ -462,12 +541,7 @@ impl<'a> MergeRun<'a> {
         Ok(map)
     }
 
-    fn copy_file_reads(
-        &mut self,
-        input: &Input,
-        imports: &HashMap<i64, i64>,
-        files: &HashMap<i64, i64>,
-    ) -> Result<(), ArchiveError> {
+    fn copy_file_reads(&mut self, input: &Input, here: &Here) -> Result<(), ArchiveError> {
         let read = sql("reading the file reads of an input");
         let write = sql("recording the file reads of an input");
         let mut st = input
@@ -493,10 +567,7 @@ impl<'a> MergeRun<'a> {
             .map_err(&write)?;
         let mut rows = st.query([]).map_err(&read)?;
         while let Some(r) = rows.next().map_err(&read)? {
-            let (Some(file), Some(import)) = (
-                files.get(&r.get::<_, i64>(0).map_err(&read)?),
-                imports.get(&r.get::<_, i64>(1).map_err(&read)?),
-            ) else {
+            let Some((file, import)) = here.file_and_import(r, 0, 1).map_err(&read)? else {
                 continue;
             };
             insert
@@ -514,15 +585,51 @@ impl<'a> MergeRun<'a> {
         Ok(())
     }
 
-    /// The input's puzzles in id order, in batches with their provenance.
-    fn copy_puzzles(
+    /// Copies the rows of one table of `input` in id order, in batch
+    /// transactions of at most `limit` rows, until they end or a stop is
+    /// asked for. `select` takes the id to start after and `limit`
+    /// (`... WHERE id > ?1 ORDER BY id LIMIT ?2`); `copy` writes the rows of
+    /// one batch (given the id they start after), reads none once a stop is
+    /// asked for, and returns the last id it copied, if any. Each batch is
+    /// committed with the run's counts and becomes [`MergeRun::reached`],
+    /// the row called `what`.
+    fn in_batches(
         &mut self,
         input: &Input,
-        imports: &HashMap<i64, i64>,
-        files: &HashMap<i64, i64>,
-    ) -> Result<(), ArchiveError> {
+        what: &'static str,
+        select: &mut rusqlite::Statement<'_>,
+        limit: i64,
+        read: &dyn Fn(rusqlite::Error) -> ArchiveError,
+        mut copy: impl FnMut(&mut Self, i64, rusqlite::Rows<'_>) -> Result<Option<i64>, ArchiveError>,
+    ) -> Result<Ended, ArchiveError> {
+        let mut after = 0i64;
+        loop {
+            self.batch()?;
+            let rows = select.query(params![after, limit]).map_err(read)?;
+            let last = copy(self, after, rows)?;
+            self.commit()?;
+            let Some(last) = last else {
+                return Ok(if self.stopping() {
+                    Ended::Stopped
+                } else {
+                    Ended::Complete
+                });
+            };
+            after = last;
+            self.reached = Some(Reached {
+                input: input.path.clone(),
+                what,
+                id: last,
+            });
+            if self.stopping() {
+                return Ok(Ended::Stopped);
+            }
+        }
+    }
+
+    /// The input's puzzles in id order, in batches with their provenance.
+    fn copy_puzzles(&mut self, input: &Input, here: &Here) -> Result<Ended, ArchiveError> {
         let read = sql("reading the puzzles of an input");
-        let write = sql("writing a batch");
         let mut select = input
             .conn
             .prepare(
@@ -538,121 +645,137 @@ impl<'a> MergeRun<'a> {
                  WHERE puzzle_id BETWEEN ?1 AND ?2",
             )
             .map_err(&read)?;
-        let mut after = 0i64;
-        loop {
-            self.batch()?;
-            // Input puzzle id -> (output id, whether held as an isomorph).
-            let mut map: HashMap<i64, (i64, bool)> = HashMap::new();
-            let mut last = None;
-            {
-                let c = &self.out.conn;
-                let mut by_key = c
-                    .prepare_cached("SELECT type, givens, id FROM puzzles WHERE key = ?1")
-                    .map_err(&write)?;
-                let mut by_form = c
-                    .prepare_cached(
-                        "SELECT id FROM puzzles
-                         WHERE canonical_hash = ?1 AND type = ?2 AND canonical = ?3
-                         ORDER BY id LIMIT 1",
-                    )
-                    .map_err(&write)?;
-                let mut insert = c
-                    .prepare_cached(
-                        "INSERT INTO puzzles (type, clues, givens, encoding, solutions, solution,
-                             import_id, key, canonical, canonical_hash)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-                         ON CONFLICT (key) DO NOTHING",
-                    )
-                    .map_err(&write)?;
-                let mut rows = select
-                    .query(params![after, self.batch_puzzles])
-                    .map_err(&read)?;
-                while let Some(r) = rows.next().map_err(&read)? {
-                    let id: i64 = r.get(0).map_err(&read)?;
-                    let kind: String = r.get(1).map_err(&read)?;
-                    let givens: String = r.get(3).map_err(&read)?;
-                    let mut canonical: Option<String> = r.get(8).map_err(&read)?;
-                    let mut hash: Option<i64> = r.get(9).map_err(&read)?;
-                    last = Some(id);
-                    self.counts.lines += 1;
-                    let import = r
-                        .get::<_, i64>(7)
-                        .ok()
-                        .and_then(|i| imports.get(&i).copied())
-                        .unwrap_or(self.merge_id);
-                    let clues: i64 = r.get(2).map_err(&read)?;
-                    let encoding: String = r.get(4).map_err(&read)?;
-                    let solutions: i64 = r.get(5).map_err(&read)?;
-                    let solution: Option<String> = r.get(6).map_err(&read)?;
-                    let mut store = |key: i64, canonical: &Option<String>, hash: Option<i64>| {
-                        insert
-                            .execute(params![
-                                kind, clues, givens, encoding, solutions, solution, import, key,
-                                canonical, hash,
-                            ])
-                            .map(|n| n == 1)
-                            .map_err(&write)
-                    };
-                    // The held puzzle of the same identity; else the free
-                    // key, where it is stored now (exact: nearly every
-                    // puzzle merged into a new archive is new, so the
-                    // insert is tried first) or after the isomorph lookup.
-                    let mut key = key_of(&kind, &givens);
-                    let mut stored = false;
-                    let held = loop {
-                        if self.dedup == Dedup::Exact && store(key, &canonical, hash)? {
-                            stored = true;
-                            break None;
-                        }
-                        let found: Option<(String, String, i64)> = by_key
-                            .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-                            .optional()
-                            .map_err(&write)?;
-                        match found {
-                            None if self.dedup == Dedup::Exact => key = next_key(key),
-                            None => break None,
-                            Some((t, g, here)) if t == kind && g == givens => break Some(here),
-                            Some(_) => key = next_key(key),
-                        }
-                    };
-                    if let Some(here) = held {
-                        self.counts.duplicates += 1;
-                        map.insert(id, (here, false));
-                        continue;
-                    }
-                    if !stored {
-                        if canonical.is_none()
-                            && let Some(t) = PuzzleType::from_name(&kind)
-                            && let Ok(form) = canon::of(t, &givens)
-                        {
-                            hash = Some(canonical_hash(&kind, &form));
-                            canonical = Some(form);
-                        }
-                        if let (Some(form), Some(h)) = (&canonical, hash)
-                            && let Some(here) = by_form
-                                .query_row(params![h, kind, form], |r| r.get::<_, i64>(0))
-                                .optional()
-                                .map_err(&write)?
-                        {
-                            self.counts.duplicates += 1;
-                            self.counts.isomorphs += 1;
-                            map.insert(id, (here, true));
-                            continue;
-                        }
-                        store(key, &canonical, hash)?;
-                    }
-                    self.counts.stored += 1;
-                    map.insert(id, (c.last_insert_rowid(), false));
-                }
+        let limit = self.batch_puzzles;
+        self.in_batches(
+            input,
+            "puzzle",
+            &mut select,
+            limit,
+            &read,
+            |this, after, rows| {
+                let mut map = HashMap::new();
+                let Some(last) = this.store_puzzles(rows, &here.imports, &mut map)? else {
+                    return Ok(None);
+                };
+                this.copy_sources(&mut select_sources, after + 1, last, &map, here)?;
+                Ok(Some(last))
+            },
+        )
+    }
+
+    /// One batch of puzzles (`rows`: id, type, clues, givens, encoding,
+    /// solutions, solution, import_id, canonical, canonical_hash), each
+    /// stored or found held; `map` gets each input id's puzzle here and
+    /// whether it is held as an isomorph. Returns the last id copied.
+    fn store_puzzles(
+        &mut self,
+        mut rows: rusqlite::Rows<'_>,
+        imports: &HashMap<i64, i64>,
+        map: &mut HashMap<i64, (i64, bool)>,
+    ) -> Result<Option<i64>, ArchiveError> {
+        let read = sql("reading the puzzles of an input");
+        let write = sql("writing a batch");
+        let c = &self.out.conn;
+        let mut by_key = c
+            .prepare_cached("SELECT type, givens, id FROM puzzles WHERE key = ?1")
+            .map_err(&write)?;
+        let mut by_form = c
+            .prepare_cached(
+                "SELECT id FROM puzzles
+                 WHERE canonical_hash = ?1 AND type = ?2 AND canonical = ?3
+                 ORDER BY id LIMIT 1",
+            )
+            .map_err(&write)?;
+        let mut insert = c
+            .prepare_cached(
+                "INSERT INTO puzzles (type, clues, givens, encoding, solutions, solution,
+                     import_id, key, canonical, canonical_hash)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                 ON CONFLICT (key) DO NOTHING",
+            )
+            .map_err(&write)?;
+        let mut last = None;
+        while let Some(r) = rows.next().map_err(&read)? {
+            if self.stopping() {
+                break;
             }
-            let Some(last) = last else {
-                self.commit()?;
-                return Ok(());
+            let id: i64 = r.get(0).map_err(&read)?;
+            let kind: String = r.get(1).map_err(&read)?;
+            let givens: String = r.get(3).map_err(&read)?;
+            let mut canonical: Option<String> = r.get(8).map_err(&read)?;
+            let mut hash: Option<i64> = r.get(9).map_err(&read)?;
+            last = Some(id);
+            self.counts.lines += 1;
+            let import = r
+                .get::<_, i64>(7)
+                .ok()
+                .and_then(|i| imports.get(&i).copied())
+                .unwrap_or(self.merge_id);
+            let clues: i64 = r.get(2).map_err(&read)?;
+            let encoding: String = r.get(4).map_err(&read)?;
+            let solutions: i64 = r.get(5).map_err(&read)?;
+            let solution: Option<String> = r.get(6).map_err(&read)?;
+            let mut store = |key: i64, canonical: &Option<String>, hash: Option<i64>| {
+                insert
+                    .execute(params![
+                        kind, clues, givens, encoding, solutions, solution, import, key, canonical,
+                        hash,
+                    ])
+                    .map(|n| n == 1)
+                    .map_err(&write)
             };
-            self.copy_sources(&mut select_sources, after + 1, last, &map, imports, files)?;
-            after = last;
-            self.commit()?;
+            // The held puzzle of the same identity; else the free
+            // key, where it is stored now (exact: nearly every
+            // puzzle merged into a new archive is new, so the
+            // insert is tried first) or after the isomorph lookup.
+            let mut key = key_of(&kind, &givens);
+            let mut stored = false;
+            let held = loop {
+                if self.dedup == Dedup::Exact && store(key, &canonical, hash)? {
+                    stored = true;
+                    break None;
+                }
+                let found: Option<(String, String, i64)> = by_key
+                    .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                    .optional()
+                    .map_err(&write)?;
+                match found {
+                    None if self.dedup == Dedup::Exact => key = next_key(key),
+                    None => break None,
+                    Some((t, g, here)) if t == kind && g == givens => break Some(here),
+                    Some(_) => key = next_key(key),
+                }
+            };
+            if let Some(here) = held {
+                self.counts.duplicates += 1;
+                map.insert(id, (here, false));
+                continue;
+            }
+            if !stored {
+                if canonical.is_none()
+                    && let Some(t) = PuzzleType::from_name(&kind)
+                    && let Ok(form) = canon::of(t, &givens)
+                {
+                    hash = Some(canonical_hash(&kind, &form));
+                    canonical = Some(form);
+                }
+                if let (Some(form), Some(h)) = (&canonical, hash)
+                    && let Some(here) = by_form
+                        .query_row(params![h, kind, form], |r| r.get::<_, i64>(0))
+                        .optional()
+                        .map_err(&write)?
+                {
+                    self.counts.duplicates += 1;
+                    self.counts.isomorphs += 1;
+                    map.insert(id, (here, true));
+                    continue;
+                }
+                store(key, &canonical, hash)?;
+            }
+            self.counts.stored += 1;
+            map.insert(id, (c.last_insert_rowid(), false));
         }
+        Ok(last)
     }
 
     /// The provenance lines of the input's puzzles `from..=to`, pointing to
@@ -663,8 +786,7 @@ impl<'a> MergeRun<'a> {
         from: i64,
         to: i64,
         map: &HashMap<i64, (i64, bool)>,
-        imports: &HashMap<i64, i64>,
-        files: &HashMap<i64, i64>,
+        here: &Here,
     ) -> Result<(), ArchiveError> {
         let read = sql("reading the provenance of an input");
         let write = sql("writing a batch");
@@ -679,10 +801,9 @@ impl<'a> MergeRun<'a> {
         let mut rows = select.query(params![from, to]).map_err(&read)?;
         while let Some(r) = rows.next().map_err(&read)? {
             let puzzle: i64 = r.get(0).map_err(&read)?;
-            let (Some(&(here, isomorph)), Some(file), Some(import)) = (
+            let (Some(&(held, isomorph)), Some((file, import))) = (
                 map.get(&puzzle),
-                files.get(&r.get::<_, i64>(1).map_err(&read)?),
-                imports.get(&r.get::<_, i64>(3).map_err(&read)?),
+                here.file_and_import(r, 1, 3).map_err(&read)?,
             ) else {
                 continue;
             };
@@ -692,7 +813,7 @@ impl<'a> MergeRun<'a> {
                 .execute(params![
                     file,
                     r.get::<_, i64>(2).map_err(&read)?,
-                    here,
+                    held,
                     import,
                     relation
                 ])
@@ -702,14 +823,8 @@ impl<'a> MergeRun<'a> {
     }
 
     /// The input's rejected lines, in batches.
-    fn copy_rejects(
-        &mut self,
-        input: &Input,
-        imports: &HashMap<i64, i64>,
-        files: &HashMap<i64, i64>,
-    ) -> Result<(), ArchiveError> {
+    fn copy_rejects(&mut self, input: &Input, here: &Here) -> Result<Ended, ArchiveError> {
         let read = sql("reading the rejects of an input");
-        let write = sql("writing a batch");
         let mut select = input
             .conn
             .prepare(
@@ -717,48 +832,55 @@ impl<'a> MergeRun<'a> {
                  WHERE id > ?1 ORDER BY id LIMIT ?2",
             )
             .map_err(&read)?;
-        let mut after = 0i64;
-        loop {
-            self.batch()?;
-            let mut last = None;
-            {
-                let mut insert = self
-                    .out
-                    .conn
-                    .prepare_cached(
-                        "INSERT OR IGNORE INTO rejects
-                             (import_id, file_id, line, raw, reason, message)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                    )
-                    .map_err(&write)?;
-                let mut rows = select.query(params![after, BATCH_REJECTS]).map_err(&read)?;
-                while let Some(r) = rows.next().map_err(&read)? {
-                    last = Some(r.get::<_, i64>(0).map_err(&read)?);
-                    self.counts.lines += 1;
-                    self.counts.rejected += 1;
-                    let (Some(import), Some(file)) = (
-                        imports.get(&r.get::<_, i64>(1).map_err(&read)?),
-                        files.get(&r.get::<_, i64>(2).map_err(&read)?),
-                    ) else {
-                        continue;
-                    };
-                    insert
-                        .execute(params![
-                            import,
-                            file,
-                            r.get::<_, i64>(3).map_err(&read)?,
-                            r.get::<_, String>(4).map_err(&read)?,
-                            r.get::<_, String>(5).map_err(&read)?,
-                            r.get::<_, String>(6).map_err(&read)?,
-                        ])
-                        .map_err(&write)?;
-                }
+        self.in_batches(
+            input,
+            "reject",
+            &mut select,
+            BATCH_REJECTS,
+            &read,
+            |this, _, rows| this.store_rejects(rows, here),
+        )
+    }
+
+    /// One batch of rejects (`rows`: id, import_id, file_id, line, raw,
+    /// reason, message). Returns the last id copied.
+    fn store_rejects(
+        &mut self,
+        mut rows: rusqlite::Rows<'_>,
+        here: &Here,
+    ) -> Result<Option<i64>, ArchiveError> {
+        let read = sql("reading the rejects of an input");
+        let write = sql("writing a batch");
+        let mut insert = self
+            .out
+            .conn
+            .prepare_cached(
+                "INSERT OR IGNORE INTO rejects (import_id, file_id, line, raw, reason, message)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            )
+            .map_err(&write)?;
+        let mut last = None;
+        while let Some(r) = rows.next().map_err(&read)? {
+            if self.stopping() {
+                break;
             }
-            match last {
-                Some(last) => after = last,
-                None => return self.commit(),
-            }
-            self.commit()?;
+            last = Some(r.get::<_, i64>(0).map_err(&read)?);
+            self.counts.lines += 1;
+            self.counts.rejected += 1;
+            let Some((file, import)) = here.file_and_import(r, 2, 1).map_err(&read)? else {
+                continue;
+            };
+            insert
+                .execute(params![
+                    import,
+                    file,
+                    r.get::<_, i64>(3).map_err(&read)?,
+                    r.get::<_, String>(4).map_err(&read)?,
+                    r.get::<_, String>(5).map_err(&read)?,
+                    r.get::<_, String>(6).map_err(&read)?,
+                ])
+                .map_err(&write)?;
         }
+        Ok(last)
     }
 }

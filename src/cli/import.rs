@@ -27,7 +27,7 @@ use super::{DbArg, EXIT_REJECTS, InputArgs, thousands};
 use crate::archive::writer::{Counts, Dedup, ImportWriter, Plan};
 use crate::archive::{Archive, ArchiveError, Tuning};
 use crate::input::{Content, Framing};
-use crate::pipeline::{self, Ended, Input, Options, Processed, Settings, Sink, Stored};
+use crate::pipeline::{self, Input, Options, Processed, Settings, Sink, Stored};
 use crate::progress::Progress;
 
 #[derive(Debug, Args)]
@@ -281,13 +281,8 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         .stored_puzzles(a.dedup == DedupArg::Isomorphs, lookup_cache_kib)?
         .map(|s| Arc::new(s) as Arc<dyn Stored>);
     // Stopped while the archive was opened or upgraded: no run to record.
-    if interrupt.raised() {
-        let s = interrupt.signal().unwrap_or(Signal::Int);
-        note!(
-            "sudoku-archive: interrupted by {} before the import began; nothing was imported",
-            s.name()
-        );
-        return Ok(s.exit_status());
+    if let Some(status) = interrupt.stopped_before("import", "imported") {
+        return Ok(status);
     }
     let mut writer = ImportWriter::begin(&mut archive, dedup, &arguments)?;
     let settings = Settings {
@@ -327,27 +322,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     let outcome = pipeline::run(&plan.read, opened, &opts, &mut drawn);
     let layouts = drawn.layouts;
     progress.finish();
-    // Record the end even after a failure, unless the archive itself is what failed.
-    let finished = match &outcome {
-        Ok(Ended::Complete) => writer.finish(None),
-        Ok(Ended::Stopped) => writer.interrupt().inspect_err(|e| {
-            // The commit failed (a full disk?): the batch is rolled back instead.
-            let _ = writer.finish(Some(&e.to_string()));
-        }),
-        Err(e) => writer.finish(Some(&e.to_string())),
-    };
-    let ended = match (outcome, finished) {
-        (Err(e), Err(f)) => {
-            anyhow::bail!("{e} (and the run could not be recorded as failed: {f})")
-        }
-        (Err(e), Ok(())) => return Err(e.into()),
-        (Ok(ended), finished) => {
-            finished?;
-            ended
-        }
-    };
-
-    let signal = (ended == Ended::Stopped).then(|| interrupt.signal().unwrap_or(Signal::Int));
+    let signal = interrupt.record_end(&mut writer, outcome)?;
     let c = writer.counts;
     let exceeded = a.max_rejects.is_some_and(|m| m.exceeded_by(&c));
     let code = match (signal, exceeded) {

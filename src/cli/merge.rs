@@ -1,14 +1,21 @@
 //! `sudoku-archive merge`: other archives folded into one (see
 //! [`crate::archive::merge`] for what is kept and the guarantees).
+//!
+//! SIGINT and SIGTERM stop it as they stop an import ([`super::signals`]):
+//! the first ends the merge at the next row, the batch in flight committed
+//! and the run recorded `interrupted`; one line on stderr says how far it
+//! got, the summary says `interrupted`, and the status is 130 or 143. A
+//! second signal kills at once.
 
 use std::path::PathBuf;
 
 use clap::Args;
 
 use super::import::DedupArg;
-use super::output::Out;
+use super::output::{Out, OutputError, note};
+use super::signals::{Interrupt, Signal};
 use super::{DbArg, thousands};
-use crate::archive::merge::{self, MergeRun};
+use crate::archive::merge::{self, Ended, MergeRun};
 use crate::archive::writer::Dedup;
 use crate::archive::{Archive, Tuning};
 
@@ -33,6 +40,8 @@ pub struct MergeArgs {
 }
 
 pub fn run(a: MergeArgs) -> anyhow::Result<u8> {
+    // First, so that a signal at any point ends the run at a row.
+    let interrupt = Interrupt::install();
     // Every input is checked before the output is touched.
     let inputs = a
         .archives
@@ -46,24 +55,59 @@ pub fn run(a: MergeArgs) -> anyhow::Result<u8> {
         DedupArg::Exact => Dedup::Exact,
         DedupArg::Isomorphs => Dedup::Isomorphs,
     };
+    // Stopped while the output was opened or upgraded: no run to record.
+    if let Some(status) = interrupt.stopped_before("merge", "merged") {
+        return Ok(status);
+    }
     let mut run = MergeRun::begin(&mut archive, dedup, &arguments)?;
     run.batch_puzzles = a.batch_puzzles.max(1);
-    let mut result = Ok(());
+    run.stop_on(interrupt.flag());
+    let mut result = Ok(Ended::Complete);
     for input in &inputs {
         result = run.merge(input);
-        if result.is_err() {
+        if !matches!(result, Ok(Ended::Complete)) {
             break;
         }
     }
-    let error = result.as_ref().err().map(|e| e.to_string());
-    let finished = run.finish(error.as_deref());
-    result?;
-    finished?;
+    let signal = interrupt.record_end(&mut run, result)?;
+    if let Some(s) = signal {
+        let done = match &run.reached {
+            Some(r) => format!(
+                "recorded {} rows, up to {} {} of {}",
+                thousands(run.counts.lines),
+                r.what,
+                r.id,
+                r.input.display()
+            ),
+            None => "stopped before its first row".to_string(),
+        };
+        note!(
+            "sudoku-archive: interrupted by {}: merge {} {done}; running the same command again completes it",
+            s.name(),
+            run.merge_id,
+        );
+    }
+    let code = signal.map_or(0, Signal::exit_status);
+    match summary(&a, inputs.len(), &run, signal.is_some()) {
+        // The status stands: the merge is done and recorded.
+        Ok(()) | Err(OutputError::Closed) => Ok(code),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Prints the summary on stdout: one JSON object, or a count a line.
+fn summary(
+    a: &MergeArgs,
+    inputs: usize,
+    run: &MergeRun,
+    interrupted: bool,
+) -> Result<(), OutputError> {
     let mut out = Out::stdout();
     let c = run.counts;
     if a.json {
         let summary = serde_json::json!({
             "merge_id": run.merge_id,
+            "status": if interrupted { "interrupted" } else { "finished" },
             "lines": c.lines,
             "stored": c.stored,
             "duplicates": c.duplicates,
@@ -75,12 +119,16 @@ pub fn run(a: MergeArgs) -> anyhow::Result<u8> {
         writeln!(out, "{summary}")?;
     } else {
         let n = thousands;
+        let (what, how) = if interrupted {
+            ("merge of", " interrupted")
+        } else {
+            ("merged", "")
+        };
         writeln!(
             out,
-            "merged {} archives into {} (run {})",
-            inputs.len(),
+            "{what} {inputs} archives into {} (run {}){how}",
             a.db.db.display(),
-            run.merge_id
+            run.merge_id,
         )?;
         writeln!(out, "  stored      {:>12}  (new puzzles)", n(c.stored))?;
         writeln!(
@@ -100,6 +148,5 @@ pub fn run(a: MergeArgs) -> anyhow::Result<u8> {
             n(run.new_imports)
         )?;
     }
-    out.flush()?;
-    Ok(0)
+    out.flush()
 }

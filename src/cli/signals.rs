@@ -1,16 +1,23 @@
-//! SIGINT and SIGTERM during a long run (`import`, `check`): the first asks
+//! SIGINT and SIGTERM during a long run (`import`, `check`, `merge`): the first asks
 //! the pipeline to stop at the next chunk ([`Interrupt::flag`]), so the
 //! command can end cleanly and say so; a second one kills the process at
 //! once, by the signal's default action, leaving what a SIGKILL would
 //! (for an import: a consistent archive whose run a later import marks
 //! `interrupted`). Handlers are installed only by the commands that can
-//! stop cleanly; the others keep the default action.
+//! stop cleanly; the others keep the default action. Those commands record
+//! how their run ended the same way: [`Interrupt::record_end`].
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::flag;
+
+use super::output::note;
+use crate::archive::ArchiveError;
+use crate::archive::merge::MergeRun;
+use crate::archive::writer::ImportWriter;
+use crate::pipeline::Ended;
 
 pub struct Interrupt {
     flag: Arc<AtomicBool>,
@@ -52,6 +59,83 @@ impl Interrupt {
             n if n == SIGTERM as usize => Some(Signal::Term),
             _ => Some(Signal::Int),
         }
+    }
+
+    /// When a signal came before the run began (while the archive was
+    /// opened or upgraded): says so, that nothing was `done`, and gives the
+    /// exit status. `run` names the run: `import`, `merge`.
+    pub fn stopped_before(&self, run: &str, done: &str) -> Option<u8> {
+        if !self.raised() {
+            return None;
+        }
+        let s = self.signal().unwrap_or(Signal::Int);
+        note!(
+            "sudoku-archive: interrupted by {} before the {run} began; nothing was {done}",
+            s.name()
+        );
+        Some(s.exit_status())
+    }
+
+    /// Records how a run ended, even after a failure: `finished` when it
+    /// completed, `interrupted` when it stopped on request (`failed` if
+    /// committing its last batch fails), `failed` with the error otherwise.
+    /// Returns the signal that stopped it, if one did; else the run's error,
+    /// or the recording's.
+    pub fn record_end<E>(
+        &self,
+        run: &mut impl Recorded,
+        outcome: Result<Ended, E>,
+    ) -> anyhow::Result<Option<Signal>>
+    where
+        E: std::fmt::Display + Into<anyhow::Error>,
+    {
+        let finished = match &outcome {
+            Ok(Ended::Complete) => run.finish(None),
+            Ok(Ended::Stopped) => run.interrupt().inspect_err(|e| {
+                // The commit failed (a full disk?): the batch is rolled back instead.
+                let _ = run.finish(Some(&e.to_string()));
+            }),
+            Err(e) => run.finish(Some(&e.to_string())),
+        };
+        match (outcome, finished) {
+            (Err(e), Err(f)) => {
+                anyhow::bail!("{e} (and the run could not be recorded as failed: {f})")
+            }
+            (Err(e), Ok(())) => Err(e.into()),
+            (Ok(ended), finished) => {
+                finished?;
+                Ok((ended == Ended::Stopped).then(|| self.signal().unwrap_or(Signal::Int)))
+            }
+        }
+    }
+}
+
+/// A run recorded in `imports` that a signal can stop: an import, a merge.
+pub trait Recorded {
+    /// Ends it `finished` (the open batch committed), or `failed` with the
+    /// error (the open batch rolled back).
+    fn finish(&mut self, error: Option<&str>) -> Result<(), ArchiveError>;
+    /// Ends it `interrupted`, the open batch committed.
+    fn interrupt(&mut self) -> Result<(), ArchiveError>;
+}
+
+impl Recorded for ImportWriter<'_> {
+    fn finish(&mut self, error: Option<&str>) -> Result<(), ArchiveError> {
+        ImportWriter::finish(self, error)
+    }
+
+    fn interrupt(&mut self) -> Result<(), ArchiveError> {
+        ImportWriter::interrupt(self)
+    }
+}
+
+impl Recorded for MergeRun<'_> {
+    fn finish(&mut self, error: Option<&str>) -> Result<(), ArchiveError> {
+        MergeRun::finish(self, error)
+    }
+
+    fn interrupt(&mut self) -> Result<(), ArchiveError> {
+        MergeRun::interrupt(self)
     }
 }
 

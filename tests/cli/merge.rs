@@ -3,10 +3,10 @@
 //! inputs are never changed and foreign files are refused.
 
 use std::path::Path;
-use std::process::Stdio;
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{PUZZLE_ROWS, Workdir, data, relabelled_kaggle, sample};
+use crate::util::{PUZZLE_ROWS, Workdir, data, relabelled_kaggle, sample, thousands};
 
 /// Every provenance line with its puzzle's identity: what must not depend
 /// on whether the lines were imported or merged.
@@ -241,6 +241,50 @@ fn merge_refuses_foreign_files_and_itself_untouched() {
     );
 }
 
+/// `sql`'s one number on the archive `db`; 0 while there is none.
+fn count_in(w: &Workdir, db: &str, sql: &str) -> i64 {
+    rusqlite::Connection::open(w.path(db))
+        .ok()
+        .and_then(|c| c.query_row(sql, [], |r| r.get(0)).ok())
+        .unwrap_or(0)
+}
+
+/// Starts `args`, a merge into `out.sqlite` as its first run, with its
+/// output piped, and returns once its first batch is committed, with the
+/// puzzles it had stored then.
+fn start_until_committed(w: &Workdir, args: &[&str]) -> (Child, i64) {
+    let child = w
+        .command(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let mut committed = 0;
+    while committed == 0 && start.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(2));
+        committed = count_in(w, "out.sqlite", "SELECT stored FROM imports WHERE id = 1");
+    }
+    (child, committed)
+}
+
+/// After a merge of `a.sqlite` into `out.sqlite` that was stopped, and the
+/// same command again: `out.sqlite` is what a merge never stopped makes,
+/// beside the stopped run.
+fn completed_as_a_clean_merge(w: &Workdir) {
+    w.run(&["merge", "--db", "clean.sqlite", "a.sqlite"]);
+    assert_eq!(
+        w.strings_in("out.sqlite", PUZZLE_ROWS),
+        w.strings_in("clean.sqlite", PUZZLE_ROWS)
+    );
+    same(w, "out.sqlite", "clean.sqlite");
+    checked(w, "out.sqlite");
+    assert_eq!(
+        w.strings_in("out.sqlite", "SELECT status FROM imports ORDER BY id"),
+        ["interrupted", "finished", "finished"]
+    );
+}
+
 #[test]
 fn a_killed_merge_is_completed_by_a_rerun() {
     let w = Workdir::new();
@@ -256,24 +300,8 @@ fn a_killed_merge_is_completed_by_a_rerun() {
         "500",
         "a.sqlite",
     ];
-    let mut child = w
-        .command(&args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let done = |sql: &str| -> i64 {
-        rusqlite::Connection::open(w.path("out.sqlite"))
-            .ok()
-            .and_then(|c| c.query_row(sql, [], |r| r.get(0)).ok())
-            .unwrap_or(0)
-    };
-    let start = Instant::now();
-    while done("SELECT stored FROM imports WHERE id = 1") == 0
-        && start.elapsed() < Duration::from_secs(60)
-    {
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    let (mut child, _) = start_until_committed(&w, &args);
+    let done = |sql: &str| count_in(&w, "out.sqlite", sql);
     child.kill().unwrap();
     child.wait().unwrap();
     let stored = done("SELECT count(*) FROM puzzles");
@@ -290,15 +318,102 @@ fn a_killed_merge_is_completed_by_a_rerun() {
     );
 
     w.run(&args);
-    w.run(&["merge", "--db", "clean.sqlite", "a.sqlite"]);
-    assert_eq!(
-        w.strings_in("out.sqlite", PUZZLE_ROWS),
-        w.strings_in("clean.sqlite", PUZZLE_ROWS)
+    completed_as_a_clean_merge(&w);
+}
+
+/// A merge of 40,000 puzzles (and a reject) in batches of 200, sent
+/// `signal` once its first batch is committed: it stops there, cleanly.
+fn a_signalled_merge_is_recorded_and_completed_by_a_rerun(signal: &str, status: i32) {
+    let w = Workdir::new();
+    let mut text = String::from("not a puzzle\n");
+    text.push_str(&relabelled_kaggle(4));
+    let big = w.write("big.txt", text);
+    import_into(&w, "a.sqlite", &[&big], &["--no-canonical"]);
+    let total = 40_000;
+    let args = [
+        "merge",
+        "--json",
+        "--db",
+        "out.sqlite",
+        "--batch-puzzles",
+        "200",
+        "a.sqlite",
+    ];
+    let (child, committed) = start_until_committed(&w, &args);
+    let count = |sql: &str| count_in(&w, "out.sqlite", sql);
+    let sent = std::process::Command::new("kill")
+        .args(["-s", signal, &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success(), "kill -s {signal}");
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(status), "SIG{signal}: {stderr}");
+
+    // The run is recorded as stopped, with counts that are those of the
+    // rows written: the first puzzles, each with its line, no reject yet.
+    let (state, finished, lines, stored, duplicates, rejected): (String, bool, i64, i64, i64, i64) =
+        rusqlite::Connection::open(w.path("out.sqlite"))
+            .unwrap()
+            .query_row(
+                "SELECT status, finished_at IS NOT NULL, lines, stored, duplicates, rejected
+                 FROM imports WHERE id = 1",
+                [],
+                |r| {
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                    ))
+                },
+            )
+            .unwrap();
+    assert_eq!((state.as_str(), finished), ("interrupted", true));
+    assert!(
+        stored >= committed && stored < total,
+        "stopped partway: {stored} of {total} puzzles, {committed} committed before the signal"
     );
-    same(&w, "out.sqlite", "clean.sqlite");
+    assert_eq!((lines, duplicates, rejected), (stored, 0, 0));
+    assert_eq!(count("SELECT count(*) FROM puzzles"), stored);
+    assert_eq!(count("SELECT max(id) FROM puzzles"), stored);
+    assert_eq!(count("SELECT count(*) FROM sources"), stored);
+    assert_eq!(
+        count("SELECT count(*) FROM imports WHERE status = 'running'"),
+        0
+    );
     checked(&w, "out.sqlite");
+    // One line on stderr: which signal, how far, and what to do.
     assert_eq!(
-        w.strings_in("out.sqlite", "SELECT status FROM imports ORDER BY id"),
-        ["interrupted", "finished", "finished"]
+        stderr.trim_end(),
+        format!(
+            "sudoku-archive: interrupted by SIG{signal}: merge 1 recorded {} rows, \
+             up to puzzle {stored} of a.sqlite; running the same command again completes it",
+            thousands(stored)
+        )
     );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["status"], "interrupted", "{summary}");
+    assert_eq!(summary["stored"].as_i64(), Some(stored), "{summary}");
+
+    // The same command again completes it as an uninterrupted merge.
+    let again: serde_json::Value = serde_json::from_str(&w.run(&args)).unwrap();
+    assert_eq!(
+        (again["stored"].as_i64(), again["duplicates"].as_i64()),
+        (Some(total - stored), Some(stored)),
+        "{again}"
+    );
+    completed_as_a_clean_merge(&w);
+}
+
+#[test]
+fn sigint_stops_a_merge_cleanly_with_status_130() {
+    a_signalled_merge_is_recorded_and_completed_by_a_rerun("INT", 130);
+}
+
+#[test]
+fn sigterm_stops_a_merge_cleanly_with_status_143() {
+    a_signalled_merge_is_recorded_and_completed_by_a_rerun("TERM", 143);
 }

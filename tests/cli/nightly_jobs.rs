@@ -7,7 +7,7 @@ use std::io::Write;
 use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{PUZZLE_ROWS, Workdir, relabelled_kaggle, sample};
+use crate::util::{PUZZLE_ROWS, Workdir, relabelled_kaggle, sample, thousands};
 
 /// Runs the binary with its standard output a pipe nobody reads: the read
 /// end is closed before the child starts, so its first write finds it gone.
@@ -212,18 +212,6 @@ fn interrupted_import_is_recorded_and_completed_by_a_rerun(signal: &str, status:
         w.strings_in("stopped.sqlite", "SELECT status FROM imports ORDER BY id"),
         ["interrupted", "finished"]
     );
-}
-
-fn thousands(n: i64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[test]

@@ -213,3 +213,16 @@ fn permutation(mut n: u64) -> [u8; 9] {
     }
     out
 }
+
+/// `n` with a comma every three digits, as the binary prints counts.
+pub fn thousands(n: i64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
