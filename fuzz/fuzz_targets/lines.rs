@@ -1,6 +1,7 @@
-//! Any bytes as a text file and as a CSV file through the per-line pipeline
-//! (reader, extraction, analysis): no panic, every rejection with a code and
-//! a message.
+//! Any bytes as a text file (plain lines, and the layouts: grids,
+//! delimited lines) and as a CSV file (delimiter sniffed, or a comma)
+//! through the per-line pipeline (reader, extraction, analysis): no panic,
+//! every rejection with a code and a message.
 
 #![no_main]
 
@@ -8,6 +9,7 @@ use libfuzzer_sys::fuzz_target;
 use sudoku_archive::core::puzzle::TypeHint;
 use sudoku_archive::input::ChunkReader;
 use sudoku_archive::input::csv_file::CsvReader;
+use sudoku_archive::input::layout::TextLayout;
 use sudoku_archive::input::text::TextReader;
 use sudoku_archive::pipeline::process::{Outcome, Settings, process};
 
@@ -29,5 +31,9 @@ fn run(mut reader: impl ChunkReader) {
 
 fuzz_target!(|data: &[u8]| {
     run(TextReader::new(data));
-    run(CsvReader::new(data, b',', None));
+    // A text file as the import reads one: grids, delimited lines.
+    run(TextLayout::new(data));
+    // A CSV file with its delimiter sniffed, and with a comma.
+    run(CsvReader::new(data, None, None));
+    run(CsvReader::new(data, Some(b','), None));
 });
