@@ -31,10 +31,10 @@
 //!   merged before, or reached through two inputs) is reused, and its
 //!   counts and status brought up to date.
 //! - **The import's guarantees.** The merge is a run in `imports` (status,
-//!   counts, `finished_at`) under the import lock ([`super::lock`]). Rows
-//!   are written in batch transactions of at most [`BATCH_PUZZLES`] puzzles
-//!   with all their provenance lines (or [`BATCH_REJECTS`] rejects) and the
-//!   run's counts: a kill loses at most the batch in flight. Every write is
+//!   counts, `finished_at`) under the import lock, begun and ended as an
+//!   import's ([`super::run`]). Rows are written in batch transactions of
+//!   at most [`BATCH_PUZZLES`] puzzles with all their provenance lines (or
+//!   [`BATCH_REJECTS`] rejects) and the run's counts: a kill loses at most the batch in flight. Every write is
 //!   idempotent (puzzles by key, provenance and rejects by their unique
 //!   keys, files and imports by identity), so a re-run completes a killed
 //!   merge and a re-merge adds nothing.
@@ -52,15 +52,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::lines::{Counts, Dedup};
-use super::lock::ImportLock;
-use super::{
-    Archive, ArchiveError, Found, beside, inspect, open_read_only, schema, set_foreign_keys,
-};
+use super::run::{self, MERGE, Run};
+use super::{Archive, ArchiveError, Found, beside, inspect, open_read_only, schema};
 use crate::core::canon;
 use crate::core::puzzle::PuzzleType;
 pub use crate::pipeline::Ended;
@@ -205,7 +202,7 @@ pub struct MergeRun<'a> {
     pub batch_puzzles: i64,
     /// The last row committed, once one is.
     pub reached: Option<Reached>,
-    lock: Option<ImportLock>,
+    run: Run,
     in_batch: bool,
     /// Raised to ask the merge to stop at the next row.
     stop: Option<Arc<AtomicBool>>,
@@ -222,15 +219,10 @@ impl<'a> MergeRun<'a> {
         dedup: Dedup,
         arguments: &[String],
     ) -> Result<MergeRun<'a>, ArchiveError> {
-        let args = serde_json::to_string(arguments).unwrap_or_default();
         // As the import does (see `writer`): every reference is to a row
         // just read or written; the tests check `foreign_key_check`.
-        set_foreign_keys(&out.conn, false)?;
-        let (lock, interrupted) = ImportLock::take(&out.path, &out.conn)?;
-        out.conn
-            .execute("INSERT INTO imports (arguments) VALUES (?1)", [args])
-            .map_err(sql("recording the merge"))?;
-        let merge_id = out.conn.last_insert_rowid();
+        let (run, interrupted) = Run::begin(out, &MERGE, arguments)?;
+        let merge_id = run.id;
         if dedup == Dedup::Isomorphs {
             super::canonical::fill_missing(&out.conn)?;
         }
@@ -243,7 +235,7 @@ impl<'a> MergeRun<'a> {
             interrupted,
             batch_puzzles: BATCH_PUZZLES,
             reached: None,
-            lock,
+            run,
             in_batch: false,
             stop: None,
         })
@@ -300,9 +292,7 @@ impl<'a> MergeRun<'a> {
             .conn
             .execute_batch("COMMIT")
             .map_err(sql("committing a batch"))?;
-        if self.lock.as_ref().is_some_and(ImportLock::someone_waits) {
-            std::thread::sleep(super::lock::YIELD);
-        }
+        self.run.yield_to_waiting();
         Ok(())
     }
 
@@ -333,19 +323,11 @@ impl<'a> MergeRun<'a> {
             None => self.commit(),
             Some(_) => Ok(()),
         };
-        let failure = match (&committed, error) {
-            (Err(e), _) => Some(e.to_string()),
-            (Ok(()), e) => e.map(str::to_string),
-        };
+        let (status, failure) = run::outcome(&committed, error);
         if failure.is_some() && !self.out.conn.is_autocommit() {
             let _ = self.out.conn.execute_batch("ROLLBACK");
         }
         self.in_batch = false;
-        let status = if failure.is_some() {
-            "failed"
-        } else {
-            "finished"
-        };
         let recorded = self.end(status, failure.as_deref());
         committed.and(recorded)
     }
@@ -357,27 +339,10 @@ impl<'a> MergeRun<'a> {
         self.end("interrupted", None)
     }
 
-    /// Records how the run ended, with the time, then shrinks the WAL.
+    /// Records how the run ended, with the time, then shrinks the WAL
+    /// ([`run`]).
     fn end(&mut self, status: &str, error: Option<&str>) -> Result<(), ArchiveError> {
-        set_foreign_keys(&self.out.conn, true)?;
-        let recorded = self
-            .out
-            .conn
-            .execute(
-                "UPDATE imports SET status = ?2, error = ?3,
-                     finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-                 WHERE id = ?1",
-                params![self.merge_id, status, error],
-            )
-            .map(|_| ())
-            .map_err(sql("recording the end of the merge"));
-        super::lock::with_deadline(Duration::from_secs(1), || {
-            let _ = self
-                .out
-                .conn
-                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()));
-        });
-        recorded
+        self.run.end(&self.out.conn, status, error)
     }
 
     /// The output's `imports` row of each import of the input, made or

@@ -34,6 +34,7 @@ pub mod lock;
 pub mod lookup;
 pub mod merge;
 pub mod query;
+mod run;
 pub mod schema;
 pub mod stored;
 pub mod writer;

@@ -63,8 +63,8 @@ use rusqlite::{OptionalExtension, params};
 
 use super::lines::{ChunkLines, SHOWN_REJECTS};
 pub use super::lines::{Counts, Dedup};
-use super::lock::ImportLock;
-use super::{Archive, ArchiveError, Scale, set_foreign_keys};
+use super::run::{self, IMPORT, Run};
+use super::{Archive, ArchiveError, Scale};
 use crate::core::puzzle::TypeHint;
 use crate::input::{Content, Framing, Identity, Origin, PuzzleColumn, content_of};
 use crate::pipeline::{Input, Processed, Sink};
@@ -101,8 +101,6 @@ pub const WAL_BOUND: u64 = 64 << 20;
 pub const WAL_TRIM: u64 = 4 * WAL_BOUND;
 /// How long that checkpoint waits for readers.
 const CHECKPOINT_WAIT: Duration = Duration::from_millis(200);
-/// How long the checkpoint at the end of an import waits for readers.
-const FINAL_CHECKPOINT_WAIT: Duration = Duration::from_secs(1);
 
 /// Why the files of an import could not be planned.
 #[derive(Debug, thiserror::Error)]
@@ -174,7 +172,7 @@ pub struct ImportWriter<'a> {
     /// Earlier imports found killed, now marked `interrupted`.
     pub interrupted: Vec<i64>,
     /// Tells later imports this one is alive.
-    lock: Option<ImportLock>,
+    run: Run,
     pub counts: Counts,
     /// The same per input, in the order given.
     pub files: Vec<FileCounts>,
@@ -202,19 +200,13 @@ impl<'a> ImportWriter<'a> {
         dedup: Dedup,
         arguments: &[String],
     ) -> Result<ImportWriter<'a>, ArchiveError> {
-        let args = serde_json::to_string(arguments).unwrap_or_default();
         // Every reference the writer makes is to a row it has just read or
         // written (this import, the file, the puzzle just stored or found),
         // so SQLite's own checks, four lookups per line and an eighth of the
         // writing time, are off for the import; the tests check the result
         // with `foreign_key_check`. Enforcement is back on in `finish`.
-        set_foreign_keys(&archive.conn, false)?;
-        let (lock, interrupted) = ImportLock::take(&archive.path, &archive.conn)?;
-        archive
-            .conn
-            .execute("INSERT INTO imports (arguments) VALUES (?1)", [args])
-            .map_err(|e| ArchiveError::sql("recording the import", e))?;
-        let import_id = archive.conn.last_insert_rowid();
+        let (run, interrupted) = Run::begin(archive, &IMPORT, arguments)?;
+        let import_id = run.id;
         let puzzles_before = archive.puzzle_count()?;
         let scale = archive.scale_at(puzzles_before);
         archive.apply_scale(scale)?;
@@ -228,7 +220,7 @@ impl<'a> ImportWriter<'a> {
             dedup,
             import_id,
             interrupted,
-            lock,
+            run,
             counts: Counts::default(),
             files: Vec::new(),
             first_rejects: Vec::new(),
@@ -249,18 +241,10 @@ impl<'a> ImportWriter<'a> {
             Some(_) => Ok(()),
             None => self.commit(),
         };
-        let failure = match (&committed, error) {
-            (Err(e), _) => Some(e.to_string()),
-            (Ok(()), e) => e.map(str::to_string),
-        };
+        let (status, failure) = run::outcome(&committed, error);
         if failure.is_some() {
             self.rollback();
         }
-        let status = if failure.is_some() {
-            "failed"
-        } else {
-            "finished"
-        };
         let recorded = self.end(status, failure.as_deref());
         committed.and(recorded)
     }
@@ -272,44 +256,10 @@ impl<'a> ImportWriter<'a> {
         self.end("interrupted", None)
     }
 
-    /// Records how the import ended, with the time, then shrinks the WAL.
-    /// On a full disk, where the WAL has no room for the row's page, the
-    /// reserve held by the import lock file is given back first.
+    /// Records how the import ended, with the time, then shrinks the WAL
+    /// (on a full disk giving back the lock file's reserve first: [`run`]).
     fn end(&mut self, status: &str, error: Option<&str>) -> Result<(), ArchiveError> {
-        set_foreign_keys(&self.archive.conn, true)?;
-        let recorded = match self.record_end(status, error) {
-            Err(ArchiveError::Full { .. }) if self.lock.is_some() => {
-                if let Some(lock) = &self.lock {
-                    lock.release_reserve();
-                }
-                self.record_end(status, error)
-            }
-            other => other,
-        };
-        self.checkpoint("TRUNCATE", FINAL_CHECKPOINT_WAIT);
-        recorded
-    }
-
-    fn record_end(&self, status: &str, error: Option<&str>) -> Result<(), ArchiveError> {
-        self.archive
-            .conn
-            .execute(
-                "UPDATE imports SET status = ?2, error = ?3,
-                     finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
-                 WHERE id = ?1",
-                params![self.import_id, status, error],
-            )
-            .map(|_| ())
-            .map_err(|e| ArchiveError::sql("recording the end of the import", e))
-    }
-
-    /// A checkpoint that waits for readers at most `wait`; one that cannot
-    /// finish now is left to a later one.
-    fn checkpoint(&self, mode: &str, wait: Duration) {
-        let conn = &self.archive.conn;
-        super::lock::with_deadline(wait, || {
-            let _ = conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |_| Ok(()));
-        });
+        self.run.end(&self.archive.conn, status, error)
     }
 
     /// Commits the open batch, if any.
@@ -329,11 +279,9 @@ impl<'a> ImportWriter<'a> {
     fn after_commit(&mut self) -> Result<(), ArchiveError> {
         let wal = super::beside(&self.archive.path, "-wal");
         if std::fs::metadata(wal).is_ok_and(|m| m.len() > WAL_BOUND) {
-            self.checkpoint("RESTART", CHECKPOINT_WAIT);
+            run::checkpoint(&self.archive.conn, "RESTART", CHECKPOINT_WAIT);
         }
-        if self.lock.as_ref().is_some_and(ImportLock::someone_waits) {
-            std::thread::sleep(super::lock::YIELD);
-        }
+        self.run.yield_to_waiting();
         let scale = self
             .archive
             .scale_at(self.puzzles_before + self.counts.stored);

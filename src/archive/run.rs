@@ -1,0 +1,154 @@
+//! A recorded run under the import lock: the part an import
+//! ([`super::writer`]) and a merge ([`super::merge`]) share of being one
+//! row in `imports`.
+//!
+//! Design and invariants:
+//! - **Begin**: foreign-key enforcement is turned off (every reference the
+//!   run writes is to a row it has just read or written; the tests check
+//!   `foreign_key_check`), the import lock is taken ([`ImportLock::take`],
+//!   which marks runs no process holds any more `interrupted`), and the
+//!   run's `imports` row is inserted with its command line as JSON. Until
+//!   it ends, the row says `running`.
+//! - **End**: enforcement is turned back on, the row gets its status
+//!   (`finished`, `failed` with the error, or `interrupted`) and
+//!   `finished_at`, then the WAL is truncated (waiting for readers at most
+//!   [`FINAL_CHECKPOINT_WAIT`]). An import whose end cannot be written for
+//!   a full disk gives back the lock file's reserve and writes it again
+//!   ([`Kind::reserve_on_full`]).
+//! - **Between batches** a run lets a waiting import in
+//!   ([`Run::yield_to_waiting`]).
+//! - The caller keeps its own specifics: its counts columns, its batches,
+//!   what it reports. The lock is released when the [`Run`] is dropped.
+
+use std::time::Duration;
+
+use rusqlite::{Connection, params};
+
+use super::lock::ImportLock;
+use super::{Archive, ArchiveError, set_foreign_keys};
+
+/// How long the checkpoint at the end of a run waits for readers.
+pub const FINAL_CHECKPOINT_WAIT: Duration = Duration::from_secs(1);
+
+/// What differs between the kinds of run: the error contexts, and whether
+/// the end gives back the full-disk reserve to be recorded.
+pub struct Kind {
+    /// Context of a failure to insert the run's row.
+    pub recording: &'static str,
+    /// Context of a failure to record its end.
+    pub recording_end: &'static str,
+    /// On a full disk, give back the lock file's reserve and retry the end.
+    pub reserve_on_full: bool,
+}
+
+/// An import ([`super::writer`]).
+pub const IMPORT: Kind = Kind {
+    recording: "recording the import",
+    recording_end: "recording the end of the import",
+    reserve_on_full: true,
+};
+
+/// A merge ([`super::merge`]): its end does not give back the reserve.
+pub const MERGE: Kind = Kind {
+    recording: "recording the merge",
+    recording_end: "recording the end of the merge",
+    reserve_on_full: false,
+};
+
+/// One run's `imports` row and the lock it holds.
+pub struct Run {
+    pub id: i64,
+    kind: &'static Kind,
+    lock: Option<ImportLock>,
+}
+
+impl Run {
+    /// Records the start of a run with its command line; also returns the
+    /// runs marked `interrupted` on taking the lock.
+    pub fn begin(
+        archive: &Archive,
+        kind: &'static Kind,
+        arguments: &[String],
+    ) -> Result<(Run, Vec<i64>), ArchiveError> {
+        let args = serde_json::to_string(arguments).unwrap_or_default();
+        set_foreign_keys(&archive.conn, false)?;
+        let (lock, interrupted) = ImportLock::take(&archive.path, &archive.conn)?;
+        archive
+            .conn
+            .execute("INSERT INTO imports (arguments) VALUES (?1)", [args])
+            .map_err(|e| ArchiveError::sql(kind.recording, e))?;
+        let id = archive.conn.last_insert_rowid();
+        Ok((Run { id, kind, lock }, interrupted))
+    }
+
+    /// After a batch's commit: lets an import that waits for the lock in.
+    pub fn yield_to_waiting(&self) {
+        if self.lock.as_ref().is_some_and(ImportLock::someone_waits) {
+            std::thread::sleep(super::lock::YIELD);
+        }
+    }
+
+    /// Records how the run ended, with the time, then shrinks the WAL.
+    pub fn end(
+        &self,
+        conn: &Connection,
+        status: &str,
+        error: Option<&str>,
+    ) -> Result<(), ArchiveError> {
+        set_foreign_keys(conn, true)?;
+        let recorded = match self.record_end(conn, status, error) {
+            Err(ArchiveError::Full { .. }) if self.kind.reserve_on_full && self.lock.is_some() => {
+                if let Some(lock) = &self.lock {
+                    lock.release_reserve();
+                }
+                self.record_end(conn, status, error)
+            }
+            other => other,
+        };
+        checkpoint(conn, "TRUNCATE", FINAL_CHECKPOINT_WAIT);
+        recorded
+    }
+
+    fn record_end(
+        &self,
+        conn: &Connection,
+        status: &str,
+        error: Option<&str>,
+    ) -> Result<(), ArchiveError> {
+        conn.execute(
+            "UPDATE imports SET status = ?2, error = ?3,
+                 finished_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+             WHERE id = ?1",
+            params![self.id, status, error],
+        )
+        .map(|_| ())
+        .map_err(|e| ArchiveError::sql(self.kind.recording_end, e))
+    }
+}
+
+/// How a run ends from the commit of its last batch (`committed`, not
+/// tried when the caller brings an `error`): the status, and the failure
+/// to record with it (the commit's own first).
+pub fn outcome(
+    committed: &Result<(), ArchiveError>,
+    error: Option<&str>,
+) -> (&'static str, Option<String>) {
+    let failure = match (committed, error) {
+        (Err(e), _) => Some(e.to_string()),
+        (Ok(()), e) => e.map(str::to_string),
+    };
+    let status = if failure.is_some() {
+        "failed"
+    } else {
+        "finished"
+    };
+    (status, failure)
+}
+
+/// A checkpoint that waits for readers at most `wait`; one that cannot
+/// finish now is left to a later one.
+pub fn checkpoint(conn: &Connection, mode: &str, wait: Duration) {
+    super::lock::with_deadline(wait, || {
+        let _ = conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |_| Ok(()));
+    });
+}
