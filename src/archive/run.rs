@@ -12,9 +12,10 @@
 //! - **End**: enforcement is turned back on, the row gets its status
 //!   (`finished`, `failed` with the error, or `interrupted`) and
 //!   `finished_at`, then the WAL is truncated (waiting for readers at most
-//!   [`FINAL_CHECKPOINT_WAIT`]). An import whose end cannot be written for
-//!   a full disk gives back the lock file's reserve and writes it again
-//!   ([`Kind::reserve_on_full`]).
+//!   [`FINAL_CHECKPOINT_WAIT`]). A run whose end cannot be written for a
+//!   full disk gives back the lock file's reserve and writes it again, so
+//!   that an import or a merge stopped by a full disk is still recorded
+//!   `failed`.
 //! - **Between batches** a run lets a waiting import in
 //!   ([`Run::yield_to_waiting`]).
 //! - The caller keeps its own specifics: its counts columns, its batches,
@@ -30,29 +31,24 @@ use super::{Archive, ArchiveError, set_foreign_keys};
 /// How long the checkpoint at the end of a run waits for readers.
 pub const FINAL_CHECKPOINT_WAIT: Duration = Duration::from_secs(1);
 
-/// What differs between the kinds of run: the error contexts, and whether
-/// the end gives back the full-disk reserve to be recorded.
+/// What differs between the kinds of run: the error contexts.
 pub struct Kind {
     /// Context of a failure to insert the run's row.
     pub recording: &'static str,
     /// Context of a failure to record its end.
     pub recording_end: &'static str,
-    /// On a full disk, give back the lock file's reserve and retry the end.
-    pub reserve_on_full: bool,
 }
 
 /// An import ([`super::writer`]).
 pub const IMPORT: Kind = Kind {
     recording: "recording the import",
     recording_end: "recording the end of the import",
-    reserve_on_full: true,
 };
 
-/// A merge ([`super::merge`]): its end does not give back the reserve.
+/// A merge ([`super::merge`]).
 pub const MERGE: Kind = Kind {
     recording: "recording the merge",
     recording_end: "recording the end of the merge",
-    reserve_on_full: false,
 };
 
 /// One run's `imports` row and the lock it holds.
@@ -97,7 +93,7 @@ impl Run {
     ) -> Result<(), ArchiveError> {
         set_foreign_keys(conn, true)?;
         let recorded = match self.record_end(conn, status, error) {
-            Err(ArchiveError::Full { .. }) if self.kind.reserve_on_full && self.lock.is_some() => {
+            Err(ArchiveError::Full { .. }) if self.lock.is_some() => {
                 if let Some(lock) = &self.lock {
                     lock.release_reserve();
                 }

@@ -412,6 +412,25 @@ fn a_run_stopped_by_a_full_archive_is_recorded_failed_and_not_called_killed() {
 
 #[test]
 #[ignore = "mounts a tmpfs: needs root"]
+fn a_merge_stopped_by_a_full_file_system_is_recorded_failed() {
+    let w = Workdir::new();
+    // The input: 10,000 puzzles, several MB, more than the file system holds.
+    let name = data("classic/kaggle_1m_first10k.csv").display().to_string();
+    let out = w.output(&["import", "--quiet", "--db", "in.sqlite", &name]);
+    assert!(out.status.success(), "{out:?}");
+    let _m = Mount::new(&w, "3m");
+    let db = "mnt/out.sqlite";
+    let out = w.output(&["merge", "--db", db, "in.sqlite"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(stderr(&out).contains("the disk is full"), "{out:?}");
+    // The merge's own run, recorded with the reserve the lock file gave back.
+    let (status, error) = status_of(&w, db, 1);
+    assert_eq!(status, "failed");
+    assert!(error.unwrap().contains("the disk is full"));
+}
+
+#[test]
+#[ignore = "mounts a tmpfs: needs root"]
 fn a_run_stopped_by_a_full_file_system_is_recorded_failed() {
     let w = Workdir::new();
     let m = Mount::new(&w, "8m");
