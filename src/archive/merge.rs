@@ -56,7 +56,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::lines::{Counts, Dedup};
-use super::run::{self, MERGE, Run};
+use super::run::{MERGE, Run};
 use super::{Archive, ArchiveError, Found, beside, inspect, open_read_only, schema};
 use crate::core::canon;
 use crate::core::puzzle::PuzzleType;
@@ -317,32 +317,21 @@ impl<'a> MergeRun<'a> {
     }
 
     /// Ends the run: `finished`, or `failed` with the error (the open batch
-    /// rolled back).
+    /// rolled back), then shrinks the WAL ([`Run::finish`]).
     pub fn finish(&mut self, error: Option<&str>) -> Result<(), ArchiveError> {
         let committed = match error {
             None => self.commit(),
             Some(_) => Ok(()),
         };
-        let (status, failure) = run::outcome(&committed, error);
-        if failure.is_some() && !self.out.conn.is_autocommit() {
-            let _ = self.out.conn.execute_batch("ROLLBACK");
-        }
         self.in_batch = false;
-        let recorded = self.end(status, failure.as_deref());
-        committed.and(recorded)
+        self.run.finish(&self.out.conn, committed, error)
     }
 
     /// Ends the run `interrupted` after [`Ended::Stopped`]: the open batch,
     /// if any, holds whole rows, so it is committed with the counts.
     pub fn interrupt(&mut self) -> Result<(), ArchiveError> {
         self.commit()?;
-        self.end("interrupted", None)
-    }
-
-    /// Records how the run ended, with the time, then shrinks the WAL
-    /// ([`run`]).
-    fn end(&mut self, status: &str, error: Option<&str>) -> Result<(), ArchiveError> {
-        self.run.end(&self.out.conn, status, error)
+        self.run.end(&self.out.conn, "interrupted", None)
     }
 
     /// The output's `imports` row of each import of the input, made or

@@ -84,6 +84,35 @@ impl Run {
         }
     }
 
+    /// Ends the run after its last batch. `committed` is that batch's
+    /// commit (not tried when the caller brings an `error`). The run is
+    /// `finished`, or `failed` with the first failure (the commit's own
+    /// first) and the open batch rolled back: the archive keeps only whole
+    /// batches, and a COMMIT that failed may have left its transaction open
+    /// (SQLite rolls back by itself after some errors, not all).
+    pub fn finish(
+        &self,
+        conn: &Connection,
+        committed: Result<(), ArchiveError>,
+        error: Option<&str>,
+    ) -> Result<(), ArchiveError> {
+        let failure = match (&committed, error) {
+            (Err(e), _) => Some(e.to_string()),
+            (Ok(()), e) => e.map(str::to_string),
+        };
+        let status = match failure {
+            Some(_) => {
+                if !conn.is_autocommit() {
+                    let _ = conn.execute_batch("ROLLBACK");
+                }
+                "failed"
+            }
+            None => "finished",
+        };
+        let recorded = self.end(conn, status, failure.as_deref());
+        committed.and(recorded)
+    }
+
     /// Records how the run ended, with the time, then shrinks the WAL.
     pub fn end(
         &self,
@@ -120,25 +149,6 @@ impl Run {
         .map(|_| ())
         .map_err(|e| ArchiveError::sql(self.kind.recording_end, e))
     }
-}
-
-/// How a run ends from the commit of its last batch (`committed`, not
-/// tried when the caller brings an `error`): the status, and the failure
-/// to record with it (the commit's own first).
-pub fn outcome(
-    committed: &Result<(), ArchiveError>,
-    error: Option<&str>,
-) -> (&'static str, Option<String>) {
-    let failure = match (committed, error) {
-        (Err(e), _) => Some(e.to_string()),
-        (Ok(()), e) => e.map(str::to_string),
-    };
-    let status = if failure.is_some() {
-        "failed"
-    } else {
-        "finished"
-    };
-    (status, failure)
 }
 
 /// A checkpoint that waits for readers at most `wait`; one that cannot

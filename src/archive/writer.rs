@@ -235,31 +235,24 @@ impl<'a> ImportWriter<'a> {
     }
 
     /// Marks the import finished, or failed with the reason (its own
-    /// failure to commit the last batch included), then shrinks the WAL.
+    /// failure to commit the last batch included), then shrinks the WAL
+    /// (on a full disk giving back the lock file's reserve first: [`run`]).
     pub fn finish(&mut self, error: Option<&str>) -> Result<(), ArchiveError> {
         let committed = match error {
             Some(_) => Ok(()),
             None => self.commit(),
         };
-        let (status, failure) = run::outcome(&committed, error);
-        if failure.is_some() {
-            self.rollback();
-        }
-        let recorded = self.end(status, failure.as_deref());
-        committed.and(recorded)
+        // Committed or rolled back by the run's end: no batch is left open.
+        self.batch_started = None;
+        self.batch_lines = 0;
+        self.run.finish(&self.archive.conn, committed, error)
     }
 
     /// Marks the import `interrupted` after the pipeline stopped early on
     /// request: the open batch holds whole lines, so it is committed.
     pub fn interrupt(&mut self) -> Result<(), ArchiveError> {
         self.commit()?;
-        self.end("interrupted", None)
-    }
-
-    /// Records how the import ended, with the time, then shrinks the WAL
-    /// (on a full disk giving back the lock file's reserve first: [`run`]).
-    fn end(&mut self, status: &str, error: Option<&str>) -> Result<(), ArchiveError> {
-        self.run.end(&self.archive.conn, status, error)
+        self.run.end(&self.archive.conn, "interrupted", None)
     }
 
     /// Commits the open batch, if any.
@@ -290,17 +283,6 @@ impl<'a> ImportWriter<'a> {
             self.scale = scale;
         }
         Ok(())
-    }
-
-    /// Drops the open batch after a failure: the archive keeps only whole
-    /// batches. A COMMIT that failed may have left its transaction open
-    /// (SQLite rolls back by itself after some errors, not all).
-    fn rollback(&mut self) {
-        self.batch_started = None;
-        self.batch_lines = 0;
-        if !self.archive.conn.is_autocommit() {
-            let _ = self.archive.conn.execute_batch("ROLLBACK");
-        }
     }
 
     /// Opens a batch transaction unless one is open; returns when it began.
