@@ -4,9 +4,11 @@
 
 use std::path::Path;
 use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::util::{PUZZLE_ROWS, Workdir, data, relabelled_kaggle, sample, thousands};
+use crate::util::{
+    PUZZLE_ROWS, Workdir, data, first_nonzero, relabelled_kaggle, sample, thousands,
+};
 
 /// Every provenance line with its puzzle's identity: what must not depend
 /// on whether the lines were imported or merged.
@@ -259,12 +261,9 @@ fn start_until_committed(w: &Workdir, args: &[&str]) -> (Child, i64) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    let mut committed = 0;
-    while committed == 0 && start.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(2));
-        committed = count_in(w, "out.sqlite", "SELECT stored FROM imports WHERE id = 1");
-    }
+    let committed = first_nonzero(Duration::from_millis(2), || {
+        count_in(w, "out.sqlite", "SELECT stored FROM imports WHERE id = 1")
+    });
     (child, committed)
 }
 

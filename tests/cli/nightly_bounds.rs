@@ -2,10 +2,9 @@
 //! up, a batch closes on time whatever the lines or the reader cost, and a
 //! message says each thing once.
 
-use std::io::Write;
 use std::time::{Duration, Instant};
 
-use crate::util::{Workdir, data};
+use crate::util::{Stalled, Workdir, committed_lines, data, stall_import};
 
 /// The solved grids of `emerentius_easy_solutions.txt`.
 fn solved_grids() -> Vec<String> {
@@ -121,16 +120,6 @@ fn a_killer_count_stops_at_its_own_node_limit() {
     );
 }
 
-fn committed_lines(w: &Workdir) -> i64 {
-    let Ok(conn) = rusqlite::Connection::open(w.path("puzzles.sqlite")) else {
-        return 0;
-    };
-    conn.query_row("SELECT ifnull(max(lines), 0) FROM imports", [], |r| {
-        r.get(0)
-    })
-    .unwrap_or(0)
-}
-
 #[test]
 fn a_batch_closes_on_time_while_the_next_lines_are_slow_to_come() {
     let w = Workdir::new();
@@ -138,29 +127,18 @@ fn a_batch_closes_on_time_while_the_next_lines_are_slow_to_come() {
     // that they fit one chunk), then the input stalls: the batch they
     // opened must be committed within its 4 s, not held (with the write
     // lock) until more lines come.
-    let kaggle = std::fs::read_to_string(data("classic/kaggle_1m_first10k.csv")).unwrap();
-    let lines: String = kaggle
-        .lines()
-        .skip(1)
-        .take(8192)
-        .map(|l| format!("{}\n", l.split(',').next().unwrap_or_default()))
-        .collect();
-    let (child, mut stdin) = w.spawn_piped(&["import", "--quiet", "-"]);
-    stdin.write_all(lines.as_bytes()).unwrap();
-    stdin.flush().unwrap();
-    let start = Instant::now();
-    let mut seen = 0;
-    while seen < 8192 && start.elapsed() < Duration::from_secs(10) {
-        std::thread::sleep(Duration::from_millis(50));
-        seen = committed_lines(&w);
-    }
-    let waited = start.elapsed();
-    // Another writer can now take the lock at once.
-    let conn = rusqlite::Connection::open(w.path("puzzles.sqlite")).unwrap();
-    let locked = conn.execute_batch("BEGIN IMMEDIATE; ROLLBACK;");
-    drop(conn);
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
+    let Stalled {
+        out,
+        seen,
+        waited,
+        locked,
+    } = stall_import(
+        &w,
+        &["--quiet"],
+        Duration::from_millis(50),
+        Duration::from_secs(10),
+    );
+    // Another writer could then take the lock at once.
     assert!(out.status.success(), "{out:?}");
     assert_eq!(seen, 8192, "nothing committed after {waited:?}");
     assert!(waited < Duration::from_secs(8), "{waited:?}");

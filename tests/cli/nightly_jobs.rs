@@ -7,7 +7,7 @@ use std::io::Write;
 use std::process::{Child, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{PUZZLE_ROWS, Workdir, relabelled_kaggle, sample, thousands};
+use crate::util::{PUZZLE_ROWS, Workdir, first_nonzero, relabelled_kaggle, sample, thousands};
 
 /// Runs the binary with its standard output a pipe nobody reads: the read
 /// end is closed before the child starts, so its first write finds it gone.
@@ -89,12 +89,7 @@ fn interrupt_import(w: &Workdir, db: &str, file: &str, signal: &str) -> (Output,
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    let mut committed = 0;
-    while committed == 0 && start.elapsed() < Duration::from_secs(60) {
-        std::thread::sleep(Duration::from_millis(10));
-        committed = lines_done(w, db).unwrap_or(0);
-    }
+    let committed = first_nonzero(Duration::from_millis(10), || lines_done(w, db).unwrap_or(0));
     // A chunk of 8,192 lines takes less than this on one idle core.
     std::thread::sleep(Duration::from_millis(300));
     send(&child, signal);

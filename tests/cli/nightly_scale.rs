@@ -6,10 +6,9 @@
 //! 12 s: a small file is one batch) on a small one: every guarantee holds
 //! there too.
 
-use std::io::Write;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::util::{Workdir, data, n};
+use crate::util::{Stalled, Workdir, committed_lines, data, n, stall_import};
 
 /// The batches of a 40M-puzzle archive.
 const BIG: &str = "40000000";
@@ -48,29 +47,17 @@ fn an_import_with_a_large_archives_batches_stores_and_reruns_as_a_small_one() {
 #[test]
 fn a_large_archives_batch_commits_within_its_time_while_input_waits() {
     let w = Workdir::new();
-    let kaggle = std::fs::read_to_string(data("classic/kaggle_1m_first10k.csv")).unwrap();
-    let lines: String = kaggle
-        .lines()
-        .skip(1)
-        .take(8192)
-        .map(|l| format!("{}\n", l.split(',').next().unwrap_or_default()))
-        .collect();
-    let (child, mut stdin) =
-        w.spawn_piped(&["import", "--quiet", "--assume-puzzles", "3000000", "-"]);
-    stdin.write_all(lines.as_bytes()).unwrap();
-    stdin.flush().unwrap();
-    let start = Instant::now();
-    let mut seen = 0;
-    while seen < 8192 && start.elapsed() < Duration::from_secs(30) {
-        std::thread::sleep(Duration::from_millis(100));
-        seen = committed_lines(&w);
-    }
-    let waited = start.elapsed();
-    let conn = rusqlite::Connection::open(w.path("puzzles.sqlite")).unwrap();
-    let locked = conn.execute_batch("BEGIN IMMEDIATE; ROLLBACK;");
-    drop(conn);
-    drop(stdin);
-    let out = child.wait_with_output().unwrap();
+    let Stalled {
+        out,
+        seen,
+        waited,
+        locked,
+    } = stall_import(
+        &w,
+        &["--quiet", "--assume-puzzles", "3000000"],
+        Duration::from_millis(100),
+        Duration::from_secs(30),
+    );
     assert!(out.status.success(), "{out:?}");
     assert_eq!(seen, 8192, "nothing committed after {waited:?}");
     // Not at the small archive's 4 s (the batch is a larger one's), and
@@ -79,14 +66,4 @@ fn a_large_archives_batch_commits_within_its_time_while_input_waits() {
     assert!(waited < Duration::from_secs(12), "{waited:?}");
     assert!(locked.is_ok(), "{locked:?}");
     assert_eq!(committed_lines(&w), 8192);
-}
-
-fn committed_lines(w: &Workdir) -> i64 {
-    let Ok(conn) = rusqlite::Connection::open(w.path("puzzles.sqlite")) else {
-        return 0;
-    };
-    conn.query_row("SELECT ifnull(max(lines), 0) FROM imports", [], |r| {
-        r.get(0)
-    })
-    .unwrap_or(0)
 }

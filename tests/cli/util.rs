@@ -226,3 +226,82 @@ pub fn thousands(n: i64) -> String {
     }
     out
 }
+
+/// What [`stall_import`] saw.
+pub struct Stalled {
+    pub out: Output,
+    /// Lines the archive held committed when the wait ended.
+    pub seen: i64,
+    pub waited: std::time::Duration,
+    /// Whether another writer could take the lock then.
+    pub locked: rusqlite::Result<()>,
+}
+
+/// Pipes one full chunk of ordinary lines into `import` with `args` (and
+/// `-`): 8,192 Kaggle puzzles, the puzzle column alone so that they fit one
+/// chunk. Then the input stalls: polls every `poll`, for at most `limit`,
+/// until those lines are committed, tries to take the write lock, and
+/// only then closes the input.
+pub fn stall_import(
+    w: &Workdir,
+    args: &[&str],
+    poll: std::time::Duration,
+    limit: std::time::Duration,
+) -> Stalled {
+    use std::io::Write;
+    let kaggle = std::fs::read_to_string(data("classic/kaggle_1m_first10k.csv")).unwrap();
+    let lines: String = kaggle
+        .lines()
+        .skip(1)
+        .take(8192)
+        .map(|l| format!("{}\n", l.split(',').next().unwrap_or_default()))
+        .collect();
+    let mut command = vec!["import"];
+    command.extend(args);
+    command.push("-");
+    let (child, mut stdin) = w.spawn_piped(&command);
+    stdin.write_all(lines.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let start = std::time::Instant::now();
+    let mut seen = 0;
+    while seen < 8192 && start.elapsed() < limit {
+        std::thread::sleep(poll);
+        seen = committed_lines(w);
+    }
+    let waited = start.elapsed();
+    let conn = Connection::open(w.path("puzzles.sqlite")).unwrap();
+    let locked = conn.execute_batch("BEGIN IMMEDIATE; ROLLBACK;");
+    drop(conn);
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    Stalled {
+        out,
+        seen,
+        waited,
+        locked,
+    }
+}
+
+/// The lines the last import of `puzzles.sqlite` has committed (0 before
+/// there is one).
+pub fn committed_lines(w: &Workdir) -> i64 {
+    let Ok(conn) = Connection::open(w.path("puzzles.sqlite")) else {
+        return 0;
+    };
+    conn.query_row("SELECT ifnull(max(lines), 0) FROM imports", [], |r| {
+        r.get(0)
+    })
+    .unwrap_or(0)
+}
+
+/// Polls `f` every `poll`, for at most a minute, until it gives something
+/// other than 0 (a first batch committed, say); returns what it gave last.
+pub fn first_nonzero(poll: std::time::Duration, mut f: impl FnMut() -> i64) -> i64 {
+    let start = std::time::Instant::now();
+    let mut got = 0;
+    while got == 0 && start.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(poll);
+        got = f();
+    }
+    got
+}
