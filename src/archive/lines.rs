@@ -62,27 +62,23 @@ pub(super) static INSERT_PUZZLES: LazyLock<String> = LazyLock::new(|| {
 
 /// Records where a line's puzzle came from (once per file and line).
 pub(super) const INSERT_SOURCE: &str = "INSERT OR IGNORE INTO sources
-    (file_id, line, puzzle_id, import_id, relation) VALUES (?1, ?2, ?3, ?4, ?5)";
-
-/// [`INSERT_SOURCE`] for a record that came with other fields (few: one
-/// row a statement).
-const INSERT_SOURCE_FIELDS: &str = "INSERT OR IGNORE INTO sources
     (file_id, line, puzzle_id, import_id, relation, fields) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 
 /// Provenance rows written by one statement.
 const SOURCES_PER_INSERT: usize = 128;
 
 /// [`INSERT_SOURCE`] for [`SOURCES_PER_INSERT`] rows: `?1` the file, `?2`
-/// the import, then line, puzzle and relation of each row.
+/// the import, then line, puzzle, relation and other fields (NULL for
+/// most records) of each row.
 pub(super) static INSERT_SOURCES: LazyLock<String> = LazyLock::new(|| {
     let rows: Vec<String> = (0..SOURCES_PER_INSERT)
         .map(|i| {
-            let at = 3 + 3 * i;
-            format!("(?1, ?{at}, ?{}, ?2, ?{})", at + 1, at + 2)
+            let at = 3 + 4 * i;
+            format!("(?1, ?{at}, ?{}, ?2, ?{}, ?{})", at + 1, at + 2, at + 3)
         })
         .collect();
     format!(
-        "INSERT OR IGNORE INTO sources (file_id, line, puzzle_id, import_id, relation) VALUES {}",
+        "INSERT OR IGNORE INTO sources (file_id, line, puzzle_id, import_id, relation, fields) VALUES {}",
         rows.join(", ")
     )
 });
@@ -176,8 +172,6 @@ pub(super) struct ChunkLines<'a> {
     shown: Vec<String>,
     /// (line, puzzle, relation) of each accepted line, written at the end.
     sources: Vec<(u64, i64, &'static str)>,
-    /// The same for records with other fields (`sources.fields`).
-    with_fields: Vec<(u64, i64, &'static str)>,
     /// New-looking puzzles waiting for the next multi-row insert.
     group: Vec<(&'a Item, &'a Record)>,
     /// [`INSERT_PUZZLES`], prepared once per chunk, binding the records'
@@ -212,7 +206,6 @@ impl<'a> ChunkLines<'a> {
             counts,
             shown: Vec::new(),
             sources: Vec::with_capacity(chunk.items.len()),
-            with_fields: Vec::new(),
             group: Vec::with_capacity(PUZZLES_PER_INSERT),
             insert_group: None,
             insert_one: None,
@@ -292,11 +285,7 @@ impl<'a> ChunkLines<'a> {
                 "isomorph"
             }
         };
-        if self.chunk.fields.is_empty() || self.chunk.fields_of(item.line).is_none() {
-            self.sources.push((item.line, puzzle_id, relation));
-        } else {
-            self.with_fields.push((item.line, puzzle_id, relation));
-        }
+        self.sources.push((item.line, puzzle_id, relation));
     }
 
     fn reject(&mut self, item: &Item, code: &str, message: &str) -> Result<(), ArchiveError> {
@@ -472,35 +461,23 @@ impl<'a> ChunkLines<'a> {
                         Param::Int(line_number(line)?),
                         Param::Int(puzzle_id),
                         Param::Text(relation),
+                        Param::from(self.chunk.fields_of(line)),
                     ]);
                 }
                 many.execute(&self.params).map_err(sql)?;
             }
         }
         let mut one = self.statement(INSERT_SOURCE)?;
-        for (line, puzzle_id, relation) in groups.remainder() {
+        for &(line, puzzle_id, relation) in groups.remainder() {
             one.execute(params![
                 self.file_id,
                 line,
                 puzzle_id,
                 self.import_id,
-                relation
+                relation,
+                self.chunk.fields_of(line)
             ])
             .map_err(sql)?;
-        }
-        if !self.with_fields.is_empty() {
-            let mut one = self.statement(INSERT_SOURCE_FIELDS)?;
-            for (line, puzzle_id, relation) in &self.with_fields {
-                one.execute(params![
-                    self.file_id,
-                    line,
-                    puzzle_id,
-                    self.import_id,
-                    relation,
-                    self.chunk.fields_of(*line)
-                ])
-                .map_err(sql)?;
-            }
         }
         Ok(())
     }
