@@ -76,18 +76,41 @@ pub fn by_identity(
     kind: PuzzleType,
     givens: &str,
 ) -> Result<Option<i64>, ArchiveError> {
-    let mut st = conn.prepare_cached(BY_KEY).map_err(sql)?;
-    let mut key = key_of(kind.as_str(), givens);
+    probe(
+        conn,
+        BY_KEY,
+        kind,
+        givens,
+        key_of(kind.as_str(), givens),
+        |r| r.get(0),
+    )
+    .map_err(sql)
+}
+
+/// The row of the stored puzzle of this type and givens, looked for from
+/// `key` up: a key held by another puzzle means "step on", a free key
+/// "not stored". `select` reads `puzzles` `WHERE key = ?1` with the type
+/// and givens as its columns 1 and 2; `read` takes what it needs of the
+/// matching row. The statement's rows are dropped before it returns (no
+/// snapshot outlives the lookup).
+pub(super) fn probe<T>(
+    conn: &Connection,
+    select: &str,
+    kind: PuzzleType,
+    givens: &str,
+    mut key: i64,
+    read: impl Fn(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> rusqlite::Result<Option<T>> {
+    let mut statement = conn.prepare_cached(select)?;
     loop {
-        let row: Option<(i64, String, String)> = st
-            .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-            .optional()
-            .map_err(sql)?;
-        match row {
-            None => return Ok(None),
-            Some((id, t, g)) if t == kind.as_str() && g == givens => return Ok(Some(id)),
-            Some(_) => key = next_key(key),
+        let mut rows = statement.query([key])?;
+        let Some(r) = rows.next()? else {
+            return Ok(None);
+        };
+        if r.get_ref(1)?.as_str()? == kind.as_str() && r.get_ref(2)?.as_str()? == givens {
+            return read(r).map(Some);
         }
+        key = next_key(key);
     }
 }
 

@@ -20,9 +20,10 @@ use std::sync::Mutex;
 use rusqlite::{Connection, OpenFlags};
 
 use super::BUSY_TIMEOUT;
+use super::lookup::probe;
 use crate::core::puzzle::PuzzleType;
 use crate::pipeline::Stored;
-use crate::record::{Canonical, next_key};
+use crate::record::Canonical;
 
 /// The archive's puzzles, by key.
 pub struct StoredPuzzles {
@@ -71,17 +72,7 @@ impl StoredPuzzles {
         } else {
             "SELECT id, type, givens FROM puzzles WHERE key = ?1"
         };
-        let mut statement = c.prepare_cached(sql)?;
-        let mut key = key;
-        loop {
-            let mut rows = statement.query([key])?;
-            let Some(r) = rows.next()? else {
-                return Ok(None);
-            };
-            if r.get_ref(1)?.as_str()? != kind.as_str() || r.get_ref(2)?.as_str()? != givens {
-                key = next_key(key);
-                continue;
-            }
+        probe(c, sql, kind, givens, key, |r| {
             let canonical = if self.canonical {
                 let form: Option<String> = r.get(3)?;
                 let hash: Option<i64> = r.get(4)?;
@@ -89,8 +80,8 @@ impl StoredPuzzles {
             } else {
                 None
             };
-            return Ok(Some((r.get(0)?, canonical)));
-        }
+            Ok((r.get(0)?, canonical))
+        })
     }
 }
 
