@@ -230,7 +230,7 @@ struct Commit {
 impl ImportRun {
     /// The moments (wall and CPU seconds) at which the import passed each
     /// million lines. Lines are counted only at commits, and a batch of a
-    /// large archive holds up to 1.25M lines: a million that ends inside a
+    /// large archive holds up to 2.5M lines: a million that ends inside a
     /// batch is placed by spreading the batch's time evenly over its lines,
     /// so each million gets the rate of the batches that carry it (no
     /// finer rate can be seen from outside).

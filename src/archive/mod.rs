@@ -47,7 +47,7 @@ use rusqlite::{Connection, OpenFlags};
 
 /// How long a command waits for another process's write lock without
 /// seeing the archive change.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(30);
+const BUSY_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// `PRAGMA application_id` of an archive ("SDKA"), from schema 8 on.
 pub const APPLICATION_ID: i64 = 0x5344_4b41;
@@ -212,12 +212,16 @@ pub fn default_cache_mib() -> u32 {
 /// How an import writes into an archive of a given size: its batches and
 /// its page cache. Every batch's commit writes each page it changed, and
 /// the unique key and isomorph indexes take new puzzles at random places:
-/// past about two million puzzles a 131,072-line batch changes nearly every
-/// page of both, so a commit costs the size of the indexes, whatever the
-/// batch. Batches therefore grow with the archive (a sixteenth of its
-/// puzzles, so that each line pays the same share of the indexes'
-/// pages at any size), and the cache grows to hold both indexes (else
-/// every insert reads a page and writes one back before the commit).
+/// past about a million puzzles a 131,072-line batch changes nearly every
+/// page of both, so a commit (and the checkpoint after it) costs the size
+/// of the indexes, whatever the batch. Batches therefore grow with the
+/// archive (an eighth of its puzzles, so that each line pays the same
+/// share of the indexes' pages at any size), and the cache grows to hold
+/// both indexes (else every insert reads a page and writes one back
+/// before the commit). An eighth rather than a sixteenth: at 10M-20M
+/// puzzles a batch's own cost is about 2 s, and batches twice as large
+/// took the import's rate from 0.44x to 0.52x that of its first million
+/// (`docs/performance.md`, issue 24).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scale {
     /// A batch commits after this many lines ...
@@ -233,15 +237,16 @@ pub const BATCH_LINES: usize = 131_072;
 /// ... and in time: a batch holds the write lock, and a concurrent import
 /// waits for its commit.
 pub const BATCH_TIME: Duration = Duration::from_secs(4);
-/// The longest a batch of a large archive may last: well below the
-/// [`BUSY_TIMEOUT`] a waiting import gives a writer that shows no change.
-pub const BATCH_TIME_MAX: Duration = Duration::from_secs(12);
+/// The longest a batch of a large archive may last: half the
+/// [`BUSY_TIMEOUT`] a waiting import gives a writer that shows no change
+/// (a 20M-puzzle archive's 2.5M-line batch takes about 19 s when idle).
+pub const BATCH_TIME_MAX: Duration = Duration::from_secs(24);
 
 impl Scale {
     /// The scale of an import into an archive holding `puzzles`, its cache
     /// at most `cap_mib`.
     pub fn of(puzzles: u64, cap_mib: u32) -> Scale {
-        let lines = BATCH_LINES.max(usize::try_from(puzzles / 16).unwrap_or(usize::MAX));
+        let lines = BATCH_LINES.max(usize::try_from(puzzles / 8).unwrap_or(usize::MAX));
         // The time grows with the lines, so that a batch of a large
         // archive is not cut short by the clock on a loaded machine.
         let time = BATCH_TIME
@@ -736,7 +741,7 @@ mod tests {
     use super::*;
 
     /// A small archive's import writes as it always did; a large one's
-    /// batches take a sixteenth of its puzzles, within a time that a
+    /// batches take an eighth of its puzzles, within a time that a
     /// waiting import never mistakes for a dead writer, and its cache
     /// grows to hold both random indexes, never past the bound.
     #[test]
@@ -752,7 +757,7 @@ mod tests {
         );
         assert_eq!(Scale::of(0, 4096).cache_mib, BASE_CACHE_MIB);
         let big = Scale::of(20_000_000, 4096);
-        assert_eq!(big.lines, 1_250_000);
+        assert_eq!(big.lines, 2_500_000);
         assert_eq!(big.time, BATCH_TIME_MAX);
         assert!(BATCH_TIME_MAX * 2 <= BUSY_TIMEOUT);
         // Both random indexes of 20M puzzles: about 2 x 345 MiB.
@@ -760,7 +765,7 @@ mod tests {
         assert_eq!(Scale::of(20_000_000, 512).cache_mib, 512);
         assert_eq!(Scale::of(0, 64).cache_mib, 64);
         let mid = Scale::of(4_000_000, 4096);
-        assert_eq!(mid.lines, 250_000);
+        assert_eq!(mid.lines, 500_000);
         assert!(mid.time > BATCH_TIME && mid.time < BATCH_TIME_MAX);
         assert!(default_cache_mib() as u64 >= BASE_CACHE_MIB);
     }

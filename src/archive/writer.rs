@@ -35,7 +35,7 @@
 //! the start from its puzzles, after each commit from those and the ones
 //! stored since. Into an archive of millions of puzzles a batch changes
 //! nearly every page of the two random indexes whatever its size, so it
-//! takes a sixteenth of the archive's puzzles, and the cache grows to hold
+//! takes an eighth of the archive's puzzles, and the cache grows to hold
 //! both indexes (up to the bound, [`super::Tuning::cache_mib`]).
 //!
 //! The WAL stays bounded beside readers: after a commit that leaves it

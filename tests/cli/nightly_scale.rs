@@ -1,9 +1,9 @@
 //! Issue 24: an import into a large archive writes in batches that grow
-//! with the archive (a sixteenth of its puzzles, at most 12 s) and a page
+//! with the archive (an eighth of its puzzles, at most 24 s) and a page
 //! cache that grows with it up to `--cache-mib`. The hidden
 //! `--assume-puzzles N` sizes them as if the archive held N more puzzles,
-//! so that these tests rehearse a 40M-puzzle archive's batches (2.5M lines,
-//! 12 s: a small file is one batch) on a small one: every guarantee holds
+//! so that these tests rehearse a 40M-puzzle archive's batches (5M lines,
+//! 24 s: a small file is one batch) on a small one: every guarantee holds
 //! there too.
 
 use std::time::Duration;
@@ -42,7 +42,7 @@ fn an_import_with_a_large_archives_batches_stores_and_reruns_as_a_small_one() {
 /// A batch of a large archive still closes on time while lines are slow
 /// to come: one full chunk written to a pipe (8,192 lines), then nothing;
 /// a reader sees them committed within the batch's time (5.7 s for a
-/// 3M-puzzle archive), and another writer can then take the lock, instead
+/// 1.5M-puzzle archive), and another writer can then take the lock, instead
 /// of both waiting for the input.
 #[test]
 fn a_large_archives_batch_commits_within_its_time_while_input_waits() {
@@ -54,7 +54,7 @@ fn a_large_archives_batch_commits_within_its_time_while_input_waits() {
         locked,
     } = stall_import(
         &w,
-        &["--quiet", "--assume-puzzles", "3000000"],
+        &["--quiet", "--assume-puzzles", "1500000"],
         Duration::from_millis(100),
         Duration::from_secs(30),
     );
