@@ -219,9 +219,9 @@ pub fn default_cache_mib() -> u32 {
 /// share of the indexes' pages at any size), and the cache grows to hold
 /// both indexes (else every insert reads a page and writes one back
 /// before the commit). An eighth rather than a sixteenth: at 10M-20M
-/// puzzles a batch's own cost is about 2 s, and batches twice as large
-/// took the import's rate from 0.44x to 0.52x that of its first million
-/// (`docs/performance.md`, issue 24).
+/// puzzles a batch's own cost (those pages and its checkpoint) is about
+/// 2 s, which twice as many lines then share (`docs/performance.md`,
+/// issue 24).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scale {
     /// A batch commits after this many lines ...
