@@ -21,8 +21,9 @@ use rusqlite::{CachedStatement, Connection, OptionalExtension, params};
 
 use super::ArchiveError;
 use super::borrowed::{Borrowed, Param};
+use super::lookup::{BY_KEY, seek};
 use crate::input::{Chunk, Item};
-use crate::record::{Canonical, Outcome, Record, next_key};
+use crate::record::{Canonical, Outcome, Record};
 
 /// Stores a puzzle unless its key is already there.
 pub(super) const INSERT_PUZZLE: &str = "INSERT INTO puzzles
@@ -82,8 +83,6 @@ pub(super) static INSERT_SOURCES: LazyLock<String> = LazyLock::new(|| {
         rows.join(", ")
     )
 });
-
-const BY_KEY: &str = "SELECT id, type, givens FROM puzzles WHERE key = ?1";
 
 pub(super) const BY_CANONICAL: &str = "SELECT id, givens FROM puzzles
     WHERE canonical_hash = ?1 AND type = ?2 AND canonical = ?3 ORDER BY id LIMIT 1";
@@ -361,24 +360,20 @@ impl<'a> ChunkLines<'a> {
     /// when the key is held by another puzzle (two hashes alike), stored
     /// under the first free key after it. Lookups step the same way.
     fn stored_twin(&mut self, rec: &Record) -> Result<(i64, Fate), ArchiveError> {
-        let kind = rec.kind.as_str();
         let mut key = rec.key;
         loop {
-            let found: Option<(i64, String, String)> = self
-                .statement(BY_KEY)?
-                .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-                .optional()
-                .map_err(sql)?;
-            match found {
-                Some((id, t, g)) if t == kind && g == rec.givens() => {
-                    return Ok((id, Fate::Duplicate));
-                }
-                Some(_) => key = next_key(key),
-                None => {
-                    if self.insert_at(rec, key)? {
+            let seen = seek(self.tx, BY_KEY, rec.kind.as_str(), rec.givens(), key, |r| {
+                r.get(0)
+            })
+            .map_err(sql)?;
+            match seen {
+                Ok(id) => return Ok((id, Fate::Duplicate)),
+                Err(free) => {
+                    if self.insert_at(rec, free)? {
                         self.last_id = None;
                         return Ok((self.tx.last_insert_rowid(), Fate::Stored));
                     }
+                    key = free;
                 }
             }
         }
@@ -519,6 +514,7 @@ mod tests {
     use crate::input::ItemKind;
     use crate::pipeline::Stored;
     use crate::pipeline::process::analyse_token;
+    use crate::record::next_key;
     use crate::record::{Settings, key_of};
 
     /// Twelve real puzzles, analysed once.

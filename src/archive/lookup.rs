@@ -21,7 +21,8 @@ use super::ArchiveError;
 use crate::core::puzzle::PuzzleType;
 use crate::record::{canonical_hash, key_of, next_key};
 
-const BY_KEY: &str = "SELECT id, type, givens FROM puzzles WHERE key = ?1";
+/// A row by key, with the type and givens [`seek`] compares.
+pub(super) const BY_KEY: &str = "SELECT id, type, givens FROM puzzles WHERE key = ?1";
 
 /// Read from the index alone (it holds the hash and the row id).
 const BY_HASH: &str = "SELECT id FROM puzzles WHERE canonical_hash = ?1 ORDER BY id";
@@ -79,7 +80,7 @@ pub fn by_identity(
     probe(
         conn,
         BY_KEY,
-        kind,
+        kind.as_str(),
         givens,
         key_of(kind.as_str(), givens),
         |r| r.get(0),
@@ -88,27 +89,42 @@ pub fn by_identity(
 }
 
 /// The row of the stored puzzle of this type and givens, looked for from
-/// `key` up: a key held by another puzzle means "step on", a free key
-/// "not stored". `select` reads `puzzles` `WHERE key = ?1` with the type
-/// and givens as its columns 1 and 2; `read` takes what it needs of the
-/// matching row. The statement's rows are dropped before it returns (no
-/// snapshot outlives the lookup).
+/// `key` up, or None: see [`seek`].
 pub(super) fn probe<T>(
     conn: &Connection,
     select: &str,
-    kind: PuzzleType,
+    kind: &str,
+    givens: &str,
+    key: i64,
+    read: impl Fn(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> rusqlite::Result<Option<T>> {
+    seek(conn, select, kind, givens, key, read).map(Result::ok)
+}
+
+/// The puzzle of this type and givens, looked for from `key` up: a key
+/// held by another puzzle means "step on", a free key "not stored". `Ok`
+/// with what `read` takes of the matching row, or `Err` with the first
+/// free key, where the puzzle is to be stored (rows are never deleted, so
+/// no free key lies before a puzzle's own). `select` reads `puzzles`
+/// `WHERE key = ?1` with the type and givens as its columns 1 and 2. The
+/// statement's rows are dropped before it returns (no snapshot outlives
+/// the lookup).
+pub(super) fn seek<T>(
+    conn: &Connection,
+    select: &str,
+    kind: &str,
     givens: &str,
     mut key: i64,
     read: impl Fn(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
-) -> rusqlite::Result<Option<T>> {
+) -> rusqlite::Result<Result<T, i64>> {
     let mut statement = conn.prepare_cached(select)?;
     loop {
         let mut rows = statement.query([key])?;
         let Some(r) = rows.next()? else {
-            return Ok(None);
+            return Ok(Err(key));
         };
-        if r.get_ref(1)?.as_str()? == kind.as_str() && r.get_ref(2)?.as_str()? == givens {
-            return read(r).map(Some);
+        if r.get_ref(1)?.as_str()? == kind && r.get_ref(2)?.as_str()? == givens {
+            return read(r).map(Ok);
         }
         key = next_key(key);
     }

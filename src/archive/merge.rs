@@ -56,12 +56,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::lines::{Counts, Dedup};
+use super::lookup::{BY_KEY, seek};
 use super::run::{MERGE, Run};
 use super::{Archive, ArchiveError, Found, beside, inspect, open_read_only, schema};
 use crate::core::canon;
 use crate::core::puzzle::PuzzleType;
 pub use crate::pipeline::Ended;
-use crate::record::{canonical_hash, key_of, next_key};
+use crate::record::{canonical_hash, key_of};
 
 /// Puzzles (with their provenance lines) per batch transaction.
 pub const BATCH_PUZZLES: i64 = 100_000;
@@ -630,9 +631,6 @@ impl<'a> MergeRun<'a> {
         let read = sql("reading the puzzles of an input");
         let write = sql("writing a batch");
         let c = &self.out.conn;
-        let mut by_key = c
-            .prepare_cached("SELECT type, givens, id FROM puzzles WHERE key = ?1")
-            .map_err(&write)?;
         let mut by_form = c
             .prepare_cached(
                 "SELECT id FROM puzzles
@@ -689,15 +687,14 @@ impl<'a> MergeRun<'a> {
                     stored = true;
                     break None;
                 }
-                let found: Option<(String, String, i64)> = by_key
-                    .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-                    .optional()
-                    .map_err(&write)?;
-                match found {
-                    None if self.dedup == Dedup::Exact => key = next_key(key),
-                    None => break None,
-                    Some((t, g, here)) if t == kind && g == givens => break Some(here),
-                    Some(_) => key = next_key(key),
+                // Exact: a free key found here is where the next try
+                // stores it.
+                match seek(c, BY_KEY, &kind, &givens, key, |r| r.get(0)).map_err(&write)? {
+                    Ok(here) => break Some(here),
+                    Err(free) => key = free,
+                }
+                if self.dedup != Dedup::Exact {
+                    break None;
                 }
             };
             if let Some(here) = held {

@@ -72,7 +72,7 @@ impl StoredPuzzles {
         } else {
             "SELECT id, type, givens FROM puzzles WHERE key = ?1"
         };
-        probe(c, sql, kind, givens, key, |r| {
+        probe(c, sql, kind.as_str(), givens, key, |r| {
             let canonical = if self.canonical {
                 let form: Option<String> = r.get(3)?;
                 let hash: Option<i64> = r.get(4)?;
