@@ -11,7 +11,8 @@
 //! ratio, the rate, the import's peak memory, the rate of each million
 //! (watched through the archive's `imports` row, which each commit updates:
 //! a million that ends inside a batch gets the rate of the batch) and of
-//! each batch as it committed; then the same import again into that archive, as a nightly job runs it
+//! each batch as it committed; then the same import again into that
+//! archive, as a nightly job runs it
 //! (the file is unchanged: skipped unread, after hashing it), and with
 //! `--reread` (a re-run line by line: nothing new);
 //! with one million, also the import with `--no-canonical`, for scale.
@@ -227,6 +228,15 @@ struct Commit {
     cpu: f64,
 }
 
+impl Commit {
+    /// The import's start, before its first commit.
+    const START: Commit = Commit {
+        seconds: 0.0,
+        lines: 0.0,
+        cpu: 0.0,
+    };
+}
+
 impl ImportRun {
     /// The moments (wall and CPU seconds) at which the import passed each
     /// million lines. Lines are counted only at commits, and a batch of a
@@ -236,11 +246,7 @@ impl ImportRun {
     /// finer rate can be seen from outside).
     fn millions(&self) -> Vec<(f64, f64)> {
         let mut marks = Vec::new();
-        let mut before = Commit {
-            seconds: 0.0,
-            lines: 0.0,
-            cpu: 0.0,
-        };
+        let mut before = Commit::START;
         for &c in &self.commits {
             while c.lines >= (marks.len() + 1) as f64 * 1e6 {
                 let at = ((marks.len() + 1) as f64 * 1e6 - before.lines) / (c.lines - before.lines);
@@ -620,18 +626,15 @@ fn main() {
             cpu.join(", ")
         );
         // The batches themselves, as committed: the finest rate there is.
-        let mut before = (0.0, 0.0);
-        let batches: Vec<String> = run
-            .commits
-            .iter()
-            .map(|c| {
-                let shown = format!(
+        let batches: Vec<String> = std::iter::once(&Commit::START)
+            .chain(&run.commits)
+            .zip(&run.commits)
+            .map(|(before, c)| {
+                format!(
                     "{:.2}M at {:.0}/s",
                     c.lines / 1e6,
-                    (c.lines - before.1) / (c.seconds - before.0).max(1e-9)
-                );
-                before = (c.seconds, c.lines);
-                shown
+                    (c.lines - before.lines) / (c.seconds - before.seconds).max(1e-9)
+                )
             })
             .collect();
         println!(
