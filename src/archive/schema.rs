@@ -87,6 +87,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0011_merges.sql"),
         fill: None,
     },
+    Migration {
+        name: "0012_key_and_form_tables.sql",
+        sql: include_str!("../../migrations/0012_key_and_form_tables.sql"),
+        fill: None,
+    },
 ];
 
 /// The schema version this binary writes.
