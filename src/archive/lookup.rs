@@ -22,7 +22,7 @@ use crate::core::puzzle::PuzzleType;
 use crate::record::{canonical_hash, key_of, next_key};
 
 /// A row by key, with the type and givens [`seek`] compares.
-pub(super) const BY_KEY: &str = "SELECT id, type, givens FROM puzzles WHERE key = ?1";
+pub(super) const BY_KEY: &str = "SELECT p.id, p.type, p.givens FROM puzzles_by_key AS k JOIN puzzles AS p ON p.id = k.puzzle_id WHERE k.key = ?1";
 
 /// Read from the index alone (it holds the hash and the row id).
 const BY_HASH: &str = "SELECT id FROM puzzles WHERE canonical_hash = ?1 ORDER BY id";

@@ -68,9 +68,9 @@ impl StoredPuzzles {
         key: i64,
     ) -> rusqlite::Result<Option<(i64, Option<Canonical>)>> {
         let sql = if self.canonical {
-            "SELECT id, type, givens, canonical, canonical_hash FROM puzzles WHERE key = ?1"
+            "SELECT p.id, p.type, p.givens, p.canonical, p.canonical_hash FROM puzzles_by_key AS k JOIN puzzles AS p ON p.id = k.puzzle_id WHERE k.key = ?1"
         } else {
-            "SELECT id, type, givens FROM puzzles WHERE key = ?1"
+            "SELECT p.id, p.type, p.givens FROM puzzles_by_key AS k JOIN puzzles AS p ON p.id = k.puzzle_id WHERE k.key = ?1"
         };
         probe(c, sql, kind.as_str(), givens, key, |r| {
             let canonical = if self.canonical {
