@@ -33,6 +33,7 @@ mod lines;
 pub mod lock;
 pub mod lookup;
 pub mod merge;
+mod pending;
 pub mod query;
 mod run;
 pub mod schema;
