@@ -59,7 +59,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::lines::{Counts, Dedup};
+use super::lines::{BY_CANONICAL, Counts, Dedup};
 use super::lookup::{BY_KEY, seek};
 use super::run::{MERGE, Run};
 use super::{Archive, ArchiveError, Found, beside, inspect, open_read_only, schema};
@@ -67,14 +67,6 @@ use crate::core::canon;
 use crate::core::puzzle::PuzzleType;
 pub use crate::pipeline::Ended;
 use crate::record::{canonical_hash, key_of};
-
-/// The first stored puzzle of this canonical form (`?1` its hash, `?2` the
-/// type, `?3` the form): `puzzles_by_form`'s entries of the hash in id
-/// order, each compared on its row.
-const BY_FORM: &str = "SELECT f.puzzle_id
-    FROM puzzles_by_form AS f JOIN puzzles AS q ON q.id = f.puzzle_id
-    WHERE f.canonical_hash = ?1 AND q.type = ?2 AND q.canonical = ?3
-    ORDER BY f.puzzle_id LIMIT 1";
 
 /// Puzzles (with their provenance lines) per batch transaction.
 pub const BATCH_PUZZLES: i64 = 100_000;
@@ -643,7 +635,7 @@ impl<'a> MergeRun<'a> {
         let read = sql("reading the puzzles of an input");
         let write = sql("writing a batch");
         let c = &self.out.conn;
-        let mut by_form = c.prepare_cached(BY_FORM).map_err(&write)?;
+        let mut by_form = c.prepare_cached(BY_CANONICAL).map_err(&write)?;
         let mut insert = c
             .prepare_cached(
                 "INSERT INTO puzzles (type, clues, givens, encoding, solutions, solution,
