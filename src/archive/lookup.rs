@@ -4,7 +4,7 @@
 //! The two lookups live in tables of their own (migration 0012), not in
 //! indexes on `puzzles`, so that an import can add a batch's entries sorted
 //! at its commit. The invariant every writer keeps (the importer, `merge`,
-//! [`super::canonical`]'s fills), checked by the tests ([`invariant`]):
+//! [`super::canonical`]'s fills), checked by the tests ([`invariant_breaks`]):
 //! each puzzle has exactly one `puzzles_by_key` row, holding its `key`, and
 //! exactly one `puzzles_by_form` row when its `canonical_hash` is not NULL,
 //! holding that hash. The columns `puzzles.key` and `canonical_hash` are

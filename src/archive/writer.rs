@@ -2,8 +2,8 @@
 //! transactions (puzzles, provenance, rejects and the running counts
 //! together), so a killed run leaves only whole batches and counts that
 //! match them. Deduplication is by key (`puzzles_by_key`, and the keys the
-//! open batch took, held in [`Pending`] and written sorted at its commit:
-//! [`super::lines`]); a key held by other givens (a hash collision) is
+//! open batch took, held in `Pending` and written sorted at its commit:
+//! `archive::lines`); a key held by other givens (a hash collision) is
 //! stepped past, never merged.
 //!
 //! A run ends in one of three ways, each recorded in its `imports` row with
