@@ -567,7 +567,17 @@ impl Archive {
                 .map_err(|e| a.error("setting the page size", e))?;
         }
         a.configure(tuning)?;
+        if version > 0 && version < schema::VERSION {
+            // An upgrade that rebuilds `puzzles` reads the whole table back
+            // at random places (`foreign_key_check` of the lookup tables):
+            // it gets the whole cache the setting allows, for its duration.
+            let kib = u64::from(tuning.cache_mib) * 1024;
+            a.conn
+                .execute_batch(&format!("PRAGMA cache_size = -{kib}"))
+                .map_err(|e| a.error("sizing the page cache for the upgrade", e))?;
+        }
         schema::migrate(&mut a.conn)?;
+        a.configure(tuning)?;
         Ok(a)
     }
 
