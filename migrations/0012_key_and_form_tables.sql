@@ -11,8 +11,9 @@
 -- caches on every insert). An index inside `puzzles` takes its entries
 -- when the row goes in, in the order of the rows; a table of its own can
 -- take a whole batch's entries at its commit, sorted, as one sweep. A 1M
--- new-puzzle import into a 20M archive fell from 11.8-13.6 s to 9.4-9.8 s
--- (docs/performance.md, issue 24).
+-- new-puzzle import into a 20M archive fell from 14.0-14.6 s to 10.2 s
+-- with the archive read from disk, from 10.7-11.2 s to 8.9 s with it
+-- cached (docs/performance.md, issue 24).
 --
 -- The invariant the importer and `merge` keep, checked by the tests: each
 -- puzzle has exactly one `puzzles_by_key` row, holding its `key`, and one
