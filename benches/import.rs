@@ -364,9 +364,10 @@ struct Round {
 }
 
 /// The indexes `--what-if` drops: the `(type, clues)` index the product
-/// promises and the isomorph index of issue 7. The unique key stays (it is
-/// the deduplication), and so does provenance.
-const SECONDARY_INDEXES: [&str; 2] = ["puzzles_type_clues", "puzzles_canonical_hash"];
+/// promises. The key table stays (it is the deduplication), and so does
+/// provenance; the isomorph table takes nothing from a `--no-canonical`
+/// import.
+const SECONDARY_INDEXES: [&str; 1] = ["puzzles_type_clues"];
 
 /// A fresh archive (made by importing an empty file) without the
 /// secondary indexes.

@@ -1,6 +1,7 @@
 //! `sudoku-archive`'s domain as SQL functions for the `sqlite3` shell:
 //! `.load` this library and call the code the tool runs, so that a query
-//! finds a puzzle through the archive's indexes from any string form,
+//! finds a puzzle through the archive's lookup tables (`puzzles_by_key`,
+//! `puzzles_by_form`) from any string form,
 //! decodes any form, and draws a grid.
 //!
 //! Every function takes a puzzle string in any form an import reads (or a
@@ -12,9 +13,9 @@
 //! |---|---|
 //! | `sudoku_type(s)` | `sudoku`, `killer` or `str8ts` |
 //! | `sudoku_identity(s)` | the identity an archive stores it under (`puzzles.givens`) |
-//! | `sudoku_key(s)` | where its `puzzles.key` starts: the hash of type and identity |
+//! | `sudoku_key(s)` | where its key starts (`puzzles_by_key.key`): the hash of type and identity |
 //! | `sudoku_canonical(s)` | its isomorph canonical form (`puzzles.canonical`) |
-//! | `sudoku_canonical_hash(s)` | the hash `puzzles.canonical_hash` indexes |
+//! | `sudoku_canonical_hash(s)` | its `puzzles.canonical_hash`, looked up in `puzzles_by_form` |
 //! | `sudoku_form(s, f)` | the puzzle in form `f`, one of `export --form`'s |
 //! | `sudoku_grid(s)` | the grid `show` draws |
 //!

@@ -21,7 +21,7 @@ fn library() -> PathBuf {
 }
 
 #[test]
-fn the_functions_find_stored_puzzles_through_the_indexes() {
+fn the_functions_find_stored_puzzles_through_the_lookup_tables() {
     let dir = tempfile_dir();
     let db = dir.join("puzzles.sqlite");
     let samples = concat!(env!("CARGO_MANIFEST_DIR"), "/../samples/classic.txt");
@@ -61,20 +61,39 @@ fn the_functions_find_stored_puzzles_through_the_indexes() {
         one(&format!("SELECT sudoku_identity('{dotted}')")).as_deref(),
         Some(stored)
     );
-    let by_key = format!("SELECT givens FROM puzzles WHERE key = sudoku_key('{dotted}')");
+    let by_key = format!(
+        "SELECT p.givens FROM puzzles_by_key AS k JOIN puzzles AS p ON p.id = k.puzzle_id
+         WHERE k.key = sudoku_key('{dotted}')"
+    );
     assert_eq!(one(&by_key).as_deref(), Some(stored));
-    let plan: String = conn
-        .query_row(&format!("EXPLAIN QUERY PLAN {by_key}"), [], |r| r.get(3))
-        .unwrap();
-    assert!(
-        plan.starts_with("SEARCH puzzles USING INDEX sqlite_autoindex_puzzles_1"),
-        "{plan}"
+    let plan = |sql: &str| -> Vec<String> {
+        conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap()
+            .query_map([], |r| r.get(3))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    assert_eq!(
+        plan(&by_key),
+        [
+            "SEARCH k USING INTEGER PRIMARY KEY (rowid=?)",
+            "SEARCH p USING INTEGER PRIMARY KEY (rowid=?)"
+        ]
     );
     let by_form = format!(
-        "SELECT givens FROM puzzles WHERE canonical_hash = sudoku_canonical_hash('{transposed}')
-         AND canonical = sudoku_canonical('{transposed}')"
+        "SELECT p.givens FROM puzzles_by_form AS f JOIN puzzles AS p ON p.id = f.puzzle_id
+         WHERE f.canonical_hash = sudoku_canonical_hash('{transposed}')
+           AND p.canonical = sudoku_canonical('{transposed}')"
     );
     assert_eq!(one(&by_form).as_deref(), Some(stored));
+    assert_eq!(
+        plan(&by_form),
+        [
+            "SEARCH f USING PRIMARY KEY (canonical_hash=?)",
+            "SEARCH p USING INTEGER PRIMARY KEY (rowid=?)"
+        ]
+    );
     // The forms are export's: the same strings.
     let url: String = conn
         .query_row(

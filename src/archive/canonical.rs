@@ -7,6 +7,12 @@
 //! reaches the limit, which only a `--no-canonical` import can have stored,
 //! keeps NULL like one no map can write, is never an isomorph, and is tried
 //! again, at the same bounded cost, by the next fill.
+//!
+//! Each hash set on a row also goes into `puzzles_by_form`, in the same
+//! transaction, a batch's entries in hash order: the lookup tables'
+//! invariant ([`super::lookup`]). Migration 0003 runs these fills on very
+//! old archives before 0012 has created that table (0012 then builds it
+//! from the column); so the table is written only when it exists.
 
 use rayon::prelude::*;
 use rusqlite::{Connection, params};
@@ -49,6 +55,50 @@ fn in_batches(
     }
 }
 
+/// Adds a batch's `(hash, id)` entries to `puzzles_by_form`, sorted (one
+/// sweep over the table instead of random touches), when the table exists.
+struct ByForm<'c> {
+    insert: Option<rusqlite::Statement<'c>>,
+}
+
+impl<'c> ByForm<'c> {
+    fn new(conn: &'c Connection, what: &str) -> Result<ByForm<'c>, ArchiveError> {
+        let e = |e| ArchiveError::sql(what, e);
+        let exists: bool = conn
+            .query_row(
+                "SELECT count(*) > 0 FROM sqlite_master
+                 WHERE type = 'table' AND name = 'puzzles_by_form'",
+                [],
+                |r| r.get(0),
+            )
+            .map_err(e)?;
+        let insert = if exists {
+            Some(
+                conn.prepare(
+                    "INSERT INTO puzzles_by_form (canonical_hash, puzzle_id) VALUES (?1, ?2)",
+                )
+                .map_err(e)?,
+            )
+        } else {
+            None
+        };
+        Ok(ByForm { insert })
+    }
+
+    fn add(&mut self, mut entries: Vec<(i64, i64)>, what: &str) -> Result<(), ArchiveError> {
+        let Some(insert) = &mut self.insert else {
+            return Ok(());
+        };
+        entries.sort_unstable();
+        for (hash, id) in entries {
+            insert
+                .execute(params![hash, id])
+                .map_err(|e| ArchiveError::sql(what, e))?;
+        }
+        Ok(())
+    }
+}
+
 /// Computes `canonical_hash` for rows that have a form but no hash yet
 /// (archives upgraded from schema 2). Returns how many rows were filled.
 pub fn fill_hashes(conn: &Connection) -> Result<u64, ArchiveError> {
@@ -56,6 +106,7 @@ pub fn fill_hashes(conn: &Connection) -> Result<u64, ArchiveError> {
     let mut update = conn
         .prepare("UPDATE puzzles SET canonical_hash = ?2 WHERE id = ?1")
         .map_err(|e| ArchiveError::sql(WHAT, e))?;
+    let mut by_form = ByForm::new(conn, WHAT)?;
     in_batches(
         conn,
         "SELECT id, type, canonical FROM puzzles
@@ -63,11 +114,15 @@ pub fn fill_hashes(conn: &Connection) -> Result<u64, ArchiveError> {
          ORDER BY id LIMIT ?2",
         WHAT,
         |rows| {
+            let mut entries = Vec::with_capacity(rows.len());
             for (id, kind, form) in rows {
+                let h = hash(kind, form);
                 update
-                    .execute(params![id, hash(kind, form)])
+                    .execute(params![id, h])
                     .map_err(|e| ArchiveError::sql(WHAT, e))?;
+                entries.push((h, *id));
             }
+            by_form.add(entries, WHAT)?;
             Ok(rows.len() as u64)
         },
     )
@@ -80,6 +135,7 @@ pub fn fill_missing(conn: &Connection) -> Result<u64, ArchiveError> {
     let mut update = conn
         .prepare("UPDATE puzzles SET canonical = ?2, canonical_hash = ?3 WHERE id = ?1")
         .map_err(|e| ArchiveError::sql(WHAT, e))?;
+    let mut by_form = ByForm::new(conn, WHAT)?;
     in_batches(
         conn,
         "SELECT id, type, givens FROM puzzles WHERE canonical IS NULL AND id > ?1
@@ -93,17 +149,71 @@ pub fn fill_missing(conn: &Connection) -> Result<u64, ArchiveError> {
                     (*id, form)
                 })
                 .collect();
-            let mut filled = 0;
+            let mut entries = Vec::with_capacity(rows.len());
             for ((id, form), (_, kind, _)) in forms.iter().zip(rows) {
                 // A puzzle whose form cannot be computed keeps NULL and is never an isomorph.
                 if let Some(form) = form {
+                    let h = hash(kind, form);
                     update
-                        .execute(params![id, form, hash(kind, form)])
+                        .execute(params![id, form, h])
                         .map_err(|e| ArchiveError::sql(WHAT, e))?;
-                    filled += 1;
+                    entries.push((h, *id));
                 }
             }
+            let filled = entries.len() as u64;
+            by_form.add(entries, WHAT)?;
             Ok(filled)
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use rusqlite::Connection;
+
+    use super::*;
+    use crate::archive::lookup::{by_canonical, invariant};
+    use crate::record::key_of;
+
+    const STORED: &str =
+        "400000805030000000000700000020000060000080400000010000000603070500200000104000000";
+
+    /// Rows without a form (as `--no-canonical` stores them) get it, its
+    /// hash, and their `puzzles_by_form` rows; one whose form cannot be
+    /// computed keeps NULL and has none.
+    #[test]
+    fn a_fill_adds_the_forms_to_the_isomorph_table() {
+        let mut c = Connection::open_in_memory().unwrap();
+        crate::archive::schema::migrate(&mut c).unwrap();
+        let transposed: String = (0..81)
+            .map(|i| STORED.as_bytes()[(i % 9) * 9 + i / 9] as char)
+            .collect();
+        c.execute("INSERT INTO imports (id, arguments) VALUES (1, '[]')", [])
+            .unwrap();
+        for (id, kind, givens) in [
+            (1, "sudoku", STORED),
+            (2, "str8ts", "not a str8ts"),
+            (3, "sudoku", transposed.as_str()),
+        ] {
+            c.execute(
+                "INSERT INTO puzzles (id, type, clues, givens, encoding, solutions, import_id, key)
+                 VALUES (?1, ?2, 17, ?3, 'e', 1, 1, ?4)",
+                params![id, kind, givens, key_of(kind, givens)],
+            )
+            .unwrap();
+        }
+        c.execute_batch("INSERT INTO puzzles_by_key (key, puzzle_id) SELECT key, id FROM puzzles")
+            .unwrap();
+        invariant::assert_holds(&c);
+        assert_eq!(fill_missing(&c).unwrap(), 2);
+        invariant::assert_holds(&c);
+        let form = canon::of(PuzzleType::Sudoku, STORED).unwrap();
+        assert_eq!(
+            by_canonical(&c, PuzzleType::Sudoku, &form, 10).unwrap(),
+            (vec![1, 3], 2)
+        );
+        // Nothing left to fill; the row without a form is tried again.
+        assert_eq!(fill_missing(&c).unwrap(), 0);
+        invariant::assert_holds(&c);
+    }
 }

@@ -16,7 +16,9 @@
 //!   cached by id, made only when those columns are asked for.
 //! - **Filters are SQL**, bound as parameters, each a no-op when absent.
 //!   `representatives` keeps, of each group of stored isomorphs, the one
-//!   stored first (the least id), through the `canonical_hash` index.
+//!   stored first (the least id), through `puzzles_by_form`: per row, a
+//!   range read of its hash's entries below its id (nearly always none),
+//!   then type and form compared on the rows found.
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -223,8 +225,8 @@ const SELECT: &str = "SELECT p.id, p.type, p.clues, p.givens, p.encoding, p.solu
             SELECT 1 FROM sources AS s WHERE s.puzzle_id = p.id AND s.file_id IN (
                 SELECT id FROM files WHERE path = ?6 OR real_path = ?7)))
       AND (?8 = 0 OR p.canonical_hash IS NULL OR NOT EXISTS (
-            SELECT 1 FROM puzzles AS q
-            WHERE q.canonical_hash = p.canonical_hash AND q.id < p.id
+            SELECT 1 FROM puzzles_by_form AS f JOIN puzzles AS q ON q.id = f.puzzle_id
+            WHERE f.canonical_hash = p.canonical_hash AND f.puzzle_id < p.id
               AND q.type = p.type AND q.canonical = p.canonical))
     ORDER BY p.id
     LIMIT ?9";
@@ -457,6 +459,44 @@ fn json_string(s: &str, line: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The selection reads `puzzles` once in id order; `representatives`
+    /// looks each row's earlier isomorphs up in `puzzles_by_form` by its
+    /// key and reads only those rows by id.
+    #[test]
+    fn representatives_are_range_reads_of_the_form_table() {
+        let mut c = rusqlite::Connection::open_in_memory().unwrap();
+        super::super::schema::migrate(&mut c).unwrap();
+        let plan: Vec<String> = c
+            .prepare(&format!("EXPLAIN QUERY PLAN {SELECT}"))
+            .unwrap()
+            .query_map(
+                params![
+                    None::<String>,
+                    0,
+                    81,
+                    None::<i64>,
+                    None::<i64>,
+                    None::<String>,
+                    None::<String>,
+                    1,
+                    -1
+                ],
+                |r| r.get(3),
+            )
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let scans: Vec<&String> = plan.iter().filter(|s| s.starts_with("SCAN")).collect();
+        assert_eq!(scans, ["SCAN p"], "{plan:?}");
+        for step in [
+            "SEARCH f USING PRIMARY KEY (canonical_hash=? AND puzzle_id<?)",
+            "SEARCH q USING INTEGER PRIMARY KEY (rowid=?)",
+        ] {
+            assert!(plan.iter().any(|s| s == step), "{step}: {plan:?}");
+        }
+        assert!(!plan.iter().any(|s| s.contains("TEMP B-TREE")), "{plan:?}");
+    }
 
     #[test]
     fn every_form_and_column_is_found_by_its_name() {

@@ -2,13 +2,22 @@
 //! accepted line's puzzle (stored, or found as a duplicate or isomorph),
 //! its provenance, and each rejected line with its reason.
 //!
+//! Deduplication: a line's puzzle is looked for under its key (the hash of
+//! type and givens, stepped on past other puzzles with the same hash: see
+//! [`crate::record::next_key`]) among the keys this batch took
+//! ([`Pending`], in memory) and those of earlier batches
+//! (`puzzles_by_key`); the first key free in both is where a new puzzle is
+//! stored. With `--dedup isomorphs` the first stored puzzle with the same
+//! type and canonical form takes the line instead, found the same two ways
+//! (`puzzles_by_form`, then the batch's). A new puzzle's lookup entries
+//! wait in [`Pending`] for the batch's commit ([`super::pending`]).
+//!
 //! The writer thread is the one every line waits for, so statements are
 //! shared between rows where the result allows: a statement execution
 //! (cursors opened and freed, parameters bound and released) cost as much
-//! as the row it wrote. New puzzles go [`PUZZLES_PER_INSERT`] to an INSERT,
-//! provenance [`SOURCES_PER_INSERT`] rows to one; `--dedup isomorphs` keeps
-//! one row per statement, since each line must see the puzzles stored by
-//! the lines before it.
+//! as the row it wrote. New puzzles go [`PUZZLES_PER_INSERT`] to an INSERT
+//! (their ids given, so a line's provenance names its puzzle before the row
+//! is written), provenance [`SOURCES_PER_INSERT`] rows to one.
 //!
 //! It owns what the lines come to ([`Counts`]), what makes a line a
 //! duplicate ([`Dedup`]) and how many reject messages are kept to show
@@ -21,21 +30,25 @@ use rusqlite::{CachedStatement, Connection, OptionalExtension, params};
 
 use super::ArchiveError;
 use super::borrowed::{Borrowed, Param};
-use super::lookup::{BY_KEY, seek};
+use super::lookup::BY_KEY;
+use super::pending::Pending;
 use crate::input::{Chunk, Item};
-use crate::record::{Canonical, Outcome, Record};
+use crate::record::{Canonical, Outcome, Record, next_key};
 
-/// Stores a puzzle unless its key is already there.
-pub(super) const INSERT_PUZZLE: &str = "INSERT INTO puzzles
-    (type, clues, givens, encoding, solutions, solution, import_id, key, canonical, canonical_hash)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) ON CONFLICT (key) DO NOTHING";
+/// Stores a puzzle under the id and key given. OR IGNORE rather than a
+/// plain INSERT: a statement that may abort half way through its rows
+/// journals every page it touches first, and a CHECK could (the rows'
+/// values make it never fail, and nothing else can: no index of `puzzles`
+/// is unique). The writer counts the rows added, so a row dropped would be
+/// an error, not a loss.
+pub(super) const INSERT_PUZZLE: &str = "INSERT OR IGNORE INTO puzzles
+    (id, type, clues, givens, encoding, solutions, solution, import_id, key, canonical, canonical_hash)
+    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
 
 /// Parameters of one row of [`INSERT_PUZZLE`].
-const PUZZLE_PARAMS: usize = 10;
+const PUZZLE_PARAMS: usize = 11;
 
-/// New puzzles written by one statement. A whole group stored (no key
-/// there yet: nearly always, on a first import) takes consecutive ids in
-/// order; otherwise its lines are looked up by key one by one.
+/// New puzzles written by one statement.
 const PUZZLES_PER_INSERT: usize = 32;
 
 /// [`INSERT_PUZZLE`] for [`PUZZLES_PER_INSERT`] rows.
@@ -49,13 +62,9 @@ pub(super) static INSERT_PUZZLES: LazyLock<String> = LazyLock::new(|| {
             format!("({})", params.join(", "))
         })
         .collect();
-    // OR IGNORE rather than ON CONFLICT DO NOTHING: a statement that may
-    // abort half way through its rows journals every page it touches
-    // first, and a CHECK could (the rows' values make it never fail; a row
-    // it dropped would surface as an error when its key is looked up).
     format!(
         "INSERT OR IGNORE INTO puzzles
-         (type, clues, givens, encoding, solutions, solution, import_id, key, canonical, canonical_hash)
+         (id, type, clues, givens, encoding, solutions, solution, import_id, key, canonical, canonical_hash)
          VALUES {}",
         rows.join(", ")
     )
@@ -84,8 +93,15 @@ pub(super) static INSERT_SOURCES: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
-pub(super) const BY_CANONICAL: &str = "SELECT id, givens FROM puzzles
-    WHERE canonical_hash = ?1 AND type = ?2 AND canonical = ?3 ORDER BY id LIMIT 1";
+/// The first stored puzzle (of earlier batches) with this canonical hash,
+/// type and form: `puzzles_by_form` holds each hash's puzzles in id order.
+pub(super) const BY_CANONICAL: &str = "SELECT p.id, p.givens
+    FROM puzzles_by_form AS f JOIN puzzles AS p ON p.id = f.puzzle_id
+    WHERE f.canonical_hash = ?1 AND p.type = ?2 AND p.canonical = ?3
+    ORDER BY f.puzzle_id LIMIT 1";
+
+/// A row of this batch, compared when its key or hash is a line's.
+const ROW: &str = "SELECT type, givens, canonical FROM puzzles WHERE id = ?1";
 
 const INSERT_REJECT: &str = "INSERT OR IGNORE INTO rejects
     (import_id, file_id, line, raw, reason, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
@@ -157,8 +173,10 @@ fn sql(e: rusqlite::Error) -> ArchiveError {
 }
 
 /// One chunk's lines, written into the open transaction.
-pub(super) struct ChunkLines<'a> {
+pub(super) struct ChunkLines<'a, 'p> {
     tx: &'a Connection,
+    /// The batch's new puzzles, by key and hash.
+    pending: &'p mut Pending,
     chunk: &'a Chunk,
     /// The input's name, for the reject messages shown.
     name: &'a str,
@@ -171,8 +189,8 @@ pub(super) struct ChunkLines<'a> {
     shown: Vec<String>,
     /// (line, puzzle, relation) of each accepted line, written at the end.
     sources: Vec<(u64, i64, &'static str)>,
-    /// New-looking puzzles waiting for the next multi-row insert.
-    group: Vec<(&'a Item, &'a Record)>,
+    /// New puzzles waiting for the next multi-row insert: (id, key, record).
+    group: Vec<(i64, i64, &'a Record)>,
     /// [`INSERT_PUZZLES`], prepared once per chunk, binding the records'
     /// strings without copies.
     insert_group: Option<Borrowed<'a>>,
@@ -180,23 +198,30 @@ pub(super) struct ChunkLines<'a> {
     insert_one: Option<Borrowed<'a>>,
     /// The parameters of the next group or provenance insert.
     params: Vec<Param<'a>>,
-    /// The largest puzzle id, when known since this chunk's last read of it.
-    last_id: Option<i64>,
 }
 
-impl<'a> ChunkLines<'a> {
+/// A stored puzzle's type, givens and form, as a line is compared with it.
+struct Row {
+    kind: String,
+    givens: String,
+    canonical: Option<String>,
+}
+
+impl<'a, 'p> ChunkLines<'a, 'p> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         tx: &'a Connection,
+        pending: &'p mut Pending,
         chunk: &'a Chunk,
         name: &'a str,
         file_id: i64,
         import_id: i64,
         dedup: Dedup,
         counts: Counts,
-    ) -> ChunkLines<'a> {
+    ) -> ChunkLines<'a, 'p> {
         ChunkLines {
             tx,
+            pending,
             chunk,
             name,
             file_id,
@@ -209,7 +234,6 @@ impl<'a> ChunkLines<'a> {
             insert_group: None,
             insert_one: None,
             params: Vec::with_capacity(PUZZLE_PARAMS * PUZZLES_PER_INSERT),
-            last_id: None,
         }
     }
 
@@ -243,13 +267,6 @@ impl<'a> ChunkLines<'a> {
                         None => (k.id, Fate::Duplicate),
                     }
                 }
-                Outcome::Accepted(rec) if self.dedup == Dedup::Exact => {
-                    self.group.push((item, rec));
-                    if self.group.len() == PUZZLES_PER_INSERT {
-                        self.store_group()?;
-                    }
-                    continue;
-                }
                 Outcome::Accepted(rec) => {
                     match self.isomorph(rec.kind.as_str(), rec.canonical(), rec.givens())? {
                         Some(found) => found,
@@ -259,10 +276,7 @@ impl<'a> ChunkLines<'a> {
             };
             self.account(item, puzzle_id, fate);
         }
-        for (item, rec) in std::mem::take(&mut self.group) {
-            let (id, fate) = self.store(rec)?;
-            self.account(item, id, fate);
-        }
+        self.flush()?;
         self.write_sources()?;
         Ok((self.counts, self.shown))
     }
@@ -308,8 +322,30 @@ impl<'a> ChunkLines<'a> {
         Ok(())
     }
 
+    /// A puzzle this batch stored: from the group waiting for its insert,
+    /// or the row written.
+    fn row(&self, id: i64) -> Result<Row, ArchiveError> {
+        if let Some(&(_, _, rec)) = self.group.iter().find(|&&(gid, _, _)| gid == id) {
+            return Ok(Row {
+                kind: rec.kind.as_str().to_owned(),
+                givens: rec.givens().to_owned(),
+                canonical: rec.canonical().map(|(form, _)| form.to_owned()),
+            });
+        }
+        self.statement(ROW)?
+            .query_row([id], |r| {
+                Ok(Row {
+                    kind: r.get(0)?,
+                    givens: r.get(1)?,
+                    canonical: r.get(2)?,
+                })
+            })
+            .map_err(sql)
+    }
+
     /// With --dedup isomorphs, the first stored puzzle equivalent to a
-    /// line's (maybe that very puzzle), which then takes the line.
+    /// line's (maybe that very puzzle), which then takes the line: one of
+    /// earlier batches, else one of this batch.
     fn isomorph(
         &self,
         kind: &str,
@@ -319,13 +355,27 @@ impl<'a> ChunkLines<'a> {
         let (Dedup::Isomorphs, Some((form, hash))) = (self.dedup, canonical) else {
             return Ok(None);
         };
-        let found = self
+        let stored = self
             .statement(BY_CANONICAL)?
             .query_row(params![hash, kind, form], |r| {
                 Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
             })
             .optional()
             .map_err(sql)?;
+        let found = match stored {
+            Some(found) => Some(found),
+            None => {
+                let mut found = None;
+                for id in self.pending.with_hash(hash) {
+                    let row = self.row(id)?;
+                    if row.kind == kind && row.canonical.as_deref() == Some(form) {
+                        found = Some((id, row.givens));
+                        break;
+                    }
+                }
+                found
+            }
+        };
         Ok(found.map(|(id, stored)| {
             let fate = if stored == givens {
                 Fate::Duplicate
@@ -336,108 +386,77 @@ impl<'a> ChunkLines<'a> {
         }))
     }
 
-    /// Stores one puzzle, or finds it stored.
-    fn store(&mut self, rec: &Record) -> Result<(i64, Fate), ArchiveError> {
-        if self.insert_at(rec, rec.key)? {
-            return Ok((self.tx.last_insert_rowid(), Fate::Stored));
-        }
-        self.stored_twin(rec)
-    }
-
-    /// Inserts `rec` under `key`; false when another row holds that key.
-    fn insert_at(&mut self, rec: &Record, key: i64) -> Result<bool, ArchiveError> {
-        let insert = match &mut self.insert_one {
-            Some(insert) => insert,
-            empty => empty.insert(Borrowed::prepare(self.tx, INSERT_PUZZLE).map_err(sql)?),
-        };
-        let added = insert
-            .execute(&puzzle_params(rec, key, self.import_id))
-            .map_err(sql)?;
-        Ok(added == 1)
-    }
-
-    /// `rec`'s puzzle when its key is taken: the stored puzzle it is, or,
-    /// when the key is held by another puzzle (two hashes alike), stored
-    /// under the first free key after it. Lookups step the same way.
-    fn stored_twin(&mut self, rec: &Record) -> Result<(i64, Fate), ArchiveError> {
+    /// `rec`'s puzzle: the stored one it is, or stored now under the first
+    /// key from its hash up that neither this batch nor an earlier one
+    /// holds (a key held by another puzzle, two hashes alike, is stepped
+    /// past; lookups step the same way).
+    fn store(&mut self, rec: &'a Record) -> Result<(i64, Fate), ArchiveError> {
+        let kind = rec.kind.as_str();
         let mut key = rec.key;
         loop {
-            let seen = seek(self.tx, BY_KEY, rec.kind.as_str(), rec.givens(), key, |r| {
-                r.get(0)
-            })
-            .map_err(sql)?;
-            match seen {
-                Ok(id) => return Ok((id, Fate::Duplicate)),
-                Err(free) => {
-                    if self.insert_at(rec, free)? {
-                        self.last_id = None;
-                        return Ok((self.tx.last_insert_rowid(), Fate::Stored));
-                    }
-                    key = free;
+            let held = match self.pending.key(key) {
+                Some(id) => {
+                    let row = self.row(id)?;
+                    Some((id, row.kind, row.givens))
                 }
+                None => self
+                    .statement(BY_KEY)?
+                    .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                    .optional()
+                    .map_err(sql)?,
+            };
+            match held {
+                Some((id, k, g)) if k == kind && g == rec.givens() => {
+                    return Ok((id, Fate::Duplicate));
+                }
+                Some(_) => key = next_key(key),
+                None => break,
             }
         }
+        let id = self.pending.next_id(self.tx).map_err(sql)?;
+        self.pending
+            .add(key, id, rec.canonical().map(|(_, hash)| hash));
+        self.group.push((id, key, rec));
+        if self.group.len() == PUZZLES_PER_INSERT {
+            self.flush()?;
+        }
+        Ok((id, Fate::Stored))
     }
 
-    /// Inserts the waiting group in one statement. When all of it was new
-    /// the ids are the next ones, in order. Otherwise the rows just stored
-    /// are read back by key: a line gets the id of the first row with its
-    /// key (stored, if the line was the first with it; a duplicate after),
-    /// and lines whose key none of them has were already stored.
-    fn store_group(&mut self) -> Result<(), ArchiveError> {
-        let group = std::mem::take(&mut self.group);
-        let before: i64 = match self.last_id {
-            Some(id) => id,
-            None => self
-                .statement("SELECT ifnull(max(id), 0) FROM puzzles")?
-                .query_row([], |r| r.get(0))
-                .map_err(sql)?,
-        };
-        let insert = match &mut self.insert_group {
-            Some(insert) => insert,
-            empty => empty.insert(Borrowed::prepare(self.tx, &INSERT_PUZZLES).map_err(sql)?),
-        };
-        self.params.clear();
-        for (_, rec) in &group {
-            self.params
-                .extend(puzzle_params(rec, rec.key, self.import_id));
+    /// Writes the waiting new puzzles: a full group in one statement, the
+    /// rest of a chunk's one by one.
+    fn flush(&mut self) -> Result<(), ArchiveError> {
+        if self.group.is_empty() {
+            return Ok(());
         }
-        let added = insert.execute(&self.params).map_err(sql)?;
-        // Rows take the next rowids in VALUES order; the second test only
-        // guards that assumption, falling back to reading them back.
-        let last = before + added as i64;
-        if added == group.len() && self.tx.last_insert_rowid() == last {
-            self.last_id = Some(last);
-            for (id, (item, _)) in (before + 1..).zip(&group) {
-                self.account(item, id, Fate::Stored);
+        let added = if self.group.len() == PUZZLES_PER_INSERT {
+            let insert = match &mut self.insert_group {
+                Some(insert) => insert,
+                empty => empty.insert(Borrowed::prepare(self.tx, &INSERT_PUZZLES).map_err(sql)?),
+            };
+            self.params.clear();
+            for &(id, key, rec) in &self.group {
+                self.params
+                    .extend(puzzle_params(rec, id, key, self.import_id));
             }
+            insert.execute(&self.params).map_err(sql)?
         } else {
-            // Rejects and single-row inserts may follow: read the largest
-            // id again next time.
-            self.last_id = None;
-            let mut new: Vec<(i64, i64, bool)> = Vec::with_capacity(added);
-            {
-                let mut read = self.statement("SELECT id, key FROM puzzles WHERE id > ?1")?;
-                let mut rows = read.query([before]).map_err(sql)?;
-                while let Some(r) = rows.next().map_err(sql)? {
-                    new.push((r.get(0).map_err(sql)?, r.get(1).map_err(sql)?, false));
-                }
+            let insert = match &mut self.insert_one {
+                Some(insert) => insert,
+                empty => empty.insert(Borrowed::prepare(self.tx, INSERT_PUZZLE).map_err(sql)?),
+            };
+            let mut added = 0;
+            for &(id, key, rec) in &self.group {
+                added += insert
+                    .execute(&puzzle_params(rec, id, key, self.import_id))
+                    .map_err(sql)?;
             }
-            for (item, rec) in &group {
-                let found = new.iter_mut().find(|(_, key, _)| *key == rec.key);
-                let stored = found.map(|(id, _, taken)| (*id, std::mem::replace(taken, true)));
-                match stored {
-                    Some((id, false)) => self.account(item, id, Fate::Stored),
-                    // A later line with a key this group stored, or with a
-                    // key stored before: looked up, its givens compared.
-                    Some((_, true)) | None => {
-                        let (id, fate) = self.stored_twin(rec)?;
-                        self.account(item, id, fate);
-                    }
-                }
-            }
+            added
+        };
+        if added != self.group.len() {
+            // Only a failed CHECK can drop a row: the records make none fail.
+            return Err(sql(rusqlite::Error::StatementChangedRows(added)));
         }
-        self.group = group;
         self.group.clear();
         Ok(())
     }
@@ -485,9 +504,10 @@ fn line_number(line: u64) -> Result<i64, ArchiveError> {
 
 /// The parameters of one puzzle row of an insert, in [`INSERT_PUZZLE`]'s
 /// order.
-fn puzzle_params(rec: &Record, key: i64, import_id: i64) -> [Param<'_>; PUZZLE_PARAMS] {
+fn puzzle_params(rec: &Record, id: i64, key: i64, import_id: i64) -> [Param<'_>; PUZZLE_PARAMS] {
     let canonical = rec.canonical();
     [
+        Param::Int(id),
         Param::Text(rec.kind.as_str()),
         Param::Int(i64::from(rec.clues)),
         Param::Text(rec.givens()),
@@ -581,9 +601,11 @@ mod tests {
                     outcomes.push(Outcome::Accepted(Box::new(pool[p].clone())));
                 }
                 let tx = conn.transaction().unwrap();
-                let (c, _) = ChunkLines::new(&tx, &chunk, "f", 1, 1, dedup, counts)
+                let mut pending = Pending::new(isomorphs);
+                let (c, _) = ChunkLines::new(&tx, &mut pending, &chunk, "f", 1, 1, dedup, counts)
                     .write(&outcomes)
                     .unwrap();
+                pending.write(&tx).unwrap();
                 tx.commit().unwrap();
                 counts = c;
             }

@@ -1,19 +1,29 @@
 //! Finding puzzles in an archive by their identity or canonical form, for
 //! `find`: each lookup is an index read, never a scan.
 //!
-//! - By identity: [`crate::record::key_of`] of type and givens is where the
-//!   unique index on `puzzles.key` is searched; a row there with other
-//!   givens (a hash collision, stepped past on import) means "try
-//!   [`crate::record::next_key`]", a free key means "not stored" (rows are
-//!   never deleted, so no free key lies before a puzzle's own).
-//! - By canonical form: [`crate::record::canonical_hash`] through the
-//!   `puzzles_canonical_hash` index (the ids read from the index alone),
-//!   then type and form compared on the rows shown (a hash collision costs
-//!   a second look, never a false match). A form can be shared by many
-//!   stored puzzles; only those shown are read.
+//! The two lookups live in tables of their own (migration 0012), not in
+//! indexes on `puzzles`, so that an import can add a batch's entries sorted
+//! at its commit. The invariant every writer keeps (the importer, `merge`,
+//! [`super::canonical`]'s fills), checked by the tests ([`invariant_breaks`]):
+//! each puzzle has exactly one `puzzles_by_key` row, holding its `key`, and
+//! exactly one `puzzles_by_form` row when its `canonical_hash` is not NULL,
+//! holding that hash. The columns `puzzles.key` and `canonical_hash` are
+//! not indexed: a lookup goes through these tables, never through them.
+//!
+//! - By identity: [`crate::record::key_of`] of type and givens is where
+//!   `puzzles_by_key` (keyed by `key`) is searched, joined to its row by
+//!   id; a row there with other givens (a hash collision, stepped past on
+//!   import) means "try [`crate::record::next_key`]", a free key means "not
+//!   stored" (rows are never deleted, so no free key lies before a
+//!   puzzle's own).
+//! - By canonical form: [`crate::record::canonical_hash`] through
+//!   `puzzles_by_form` (keyed by hash then id: the ids read from it alone,
+//!   in id order), then type and form compared on the rows shown (a hash
+//!   collision costs a second look, never a false match). A form can be
+//!   shared by many stored puzzles; only those shown are read.
 //!
 //! [`PLANS`] are the statements whose query plans a test checks for index
-//! use (`EXPLAIN QUERY PLAN`).
+//! use (`EXPLAIN QUERY PLAN`): each reads a table by its primary key.
 
 use rusqlite::{Connection, OptionalExtension};
 
@@ -22,10 +32,13 @@ use crate::core::puzzle::PuzzleType;
 use crate::record::{canonical_hash, key_of, next_key};
 
 /// A row by key, with the type and givens [`seek`] compares.
-pub(super) const BY_KEY: &str = "SELECT id, type, givens FROM puzzles WHERE key = ?1";
+pub(super) const BY_KEY: &str = "SELECT p.id, p.type, p.givens
+    FROM puzzles_by_key AS k JOIN puzzles AS p ON p.id = k.puzzle_id
+    WHERE k.key = ?1";
 
-/// Read from the index alone (it holds the hash and the row id).
-const BY_HASH: &str = "SELECT id FROM puzzles WHERE canonical_hash = ?1 ORDER BY id";
+/// Read from `puzzles_by_form` alone (its key is the hash, then the id).
+const BY_HASH: &str =
+    "SELECT puzzle_id FROM puzzles_by_form WHERE canonical_hash = ?1 ORDER BY puzzle_id";
 
 const SAME_FORM: &str = "SELECT type = ?2 AND canonical = ?3 FROM puzzles WHERE id = ?1";
 
@@ -41,6 +54,79 @@ const SOURCE_COUNT: &str = "SELECT count(*) FROM sources WHERE puzzle_id = ?1";
 
 /// The lookups, for a test of their query plans.
 pub const PLANS: &[&str] = &[BY_KEY, BY_HASH, SAME_FORM, PUZZLE, SOURCES, SOURCE_COUNT];
+
+/// The lookup tables' invariant (see the module doc), as queries that each
+/// list the rows breaking one side of it, one text a row: what
+/// [`invariant_breaks`] runs. Each reads whole tables: for tests and for a
+/// user who suspects a damaged archive, not for the import's path.
+pub const INVARIANT: &[(&str, &str)] = &[
+    (
+        "puzzles sharing a key",
+        "SELECT 'key ' || key || ': puzzles ' || group_concat(id, ', ')
+         FROM puzzles GROUP BY key HAVING count(*) > 1",
+    ),
+    (
+        "puzzles whose key is not theirs in puzzles_by_key",
+        "SELECT 'puzzle ' || p.id || ', key ' || p.key || ': '
+                || ifnull('puzzles_by_key gives puzzle ' || k.puzzle_id, 'not in puzzles_by_key')
+         FROM puzzles AS p LEFT JOIN puzzles_by_key AS k ON k.key = p.key
+         WHERE k.puzzle_id IS NOT p.id",
+    ),
+    (
+        "puzzles_by_key rows that are not their puzzle's key",
+        "SELECT 'key ' || k.key || ' -> puzzle ' || k.puzzle_id || ': '
+                || ifnull('its key is ' || p.key, 'no such puzzle')
+         FROM puzzles_by_key AS k LEFT JOIN puzzles AS p ON p.id = k.puzzle_id
+         WHERE p.key IS NOT k.key",
+    ),
+    (
+        "puzzles whose canonical hash is not in puzzles_by_form",
+        "SELECT 'puzzle ' || p.id || ', canonical_hash ' || p.canonical_hash
+         FROM puzzles AS p
+         WHERE p.canonical_hash IS NOT NULL AND NOT EXISTS (
+             SELECT 1 FROM puzzles_by_form AS f
+             WHERE f.canonical_hash = p.canonical_hash AND f.puzzle_id = p.id)",
+    ),
+    (
+        "puzzles_by_form rows that are not their puzzle's canonical hash",
+        "SELECT 'canonical_hash ' || f.canonical_hash || ' -> puzzle ' || f.puzzle_id || ': '
+                || CASE WHEN p.id IS NULL THEN 'no such puzzle'
+                        ELSE 'its hash is ' || ifnull(p.canonical_hash, 'NULL') END
+         FROM puzzles_by_form AS f LEFT JOIN puzzles AS p ON p.id = f.puzzle_id
+         WHERE p.canonical_hash IS NOT f.canonical_hash",
+    ),
+    (
+        "row counts that differ",
+        "SELECT 'puzzles ' || a || ', puzzles_by_key ' || b || ', with a canonical hash '
+                || c || ', puzzles_by_form ' || d
+         FROM (SELECT (SELECT count(*) FROM puzzles) AS a,
+                      (SELECT count(*) FROM puzzles_by_key) AS b,
+                      (SELECT count(*) FROM puzzles WHERE canonical_hash IS NOT NULL) AS c,
+                      (SELECT count(*) FROM puzzles_by_form) AS d)
+         WHERE a != b OR c != d",
+    ),
+];
+
+/// What breaks the lookup tables' invariant ([`INVARIANT`]): for each
+/// query that finds rows, its name and up to ten of them; empty when it
+/// holds.
+pub fn invariant_breaks(conn: &Connection) -> Result<Vec<String>, ArchiveError> {
+    let e = |e| ArchiveError::sql("checking the lookup tables", e);
+    let mut breaks = Vec::new();
+    for (what, select) in INVARIANT {
+        let rows: Vec<String> = conn
+            .prepare(&format!("{select} LIMIT 10"))
+            .map_err(e)?
+            .query_map([], |r| r.get(0))
+            .map_err(e)?
+            .collect::<Result<_, _>>()
+            .map_err(e)?;
+        if !rows.is_empty() {
+            breaks.push(format!("{what}: {}", rows.join("; ")));
+        }
+    }
+    Ok(breaks)
+}
 
 /// A stored puzzle, as `find` shows it.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -105,8 +191,9 @@ pub(super) fn probe<T>(
 /// held by another puzzle means "step on", a free key "not stored". `Ok`
 /// with what `read` takes of the matching row, or `Err` with the first
 /// free key, where the puzzle is to be stored (rows are never deleted, so
-/// no free key lies before a puzzle's own). `select` reads `puzzles`
-/// `WHERE key = ?1` with the type and givens as its columns 1 and 2. The
+/// no free key lies before a puzzle's own). `select` reads the puzzle of
+/// key `?1` (through `puzzles_by_key`, as [`BY_KEY`] does) with the type
+/// and givens as its columns 1 and 2. The
 /// statement's rows are dropped before it returns (no snapshot outlives
 /// the lookup).
 pub(super) fn seek<T>(
@@ -210,9 +297,33 @@ pub fn sources(conn: &Connection, id: i64, limit: u32) -> Result<(Vec<Source>, i
     Ok((rows, total))
 }
 
+/// For the library's tests: the invariant checked on a connection.
+#[cfg(test)]
+pub(crate) mod invariant {
+    use rusqlite::Connection;
+
+    /// Panics with the rows that break the lookup tables' invariant.
+    pub(crate) fn assert_holds(conn: &Connection) {
+        let breaks = super::invariant_breaks(conn).unwrap();
+        assert!(breaks.is_empty(), "lookup tables: {}", breaks.join("\n"));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `EXPLAIN QUERY PLAN` of `sql`, its parameters bound to 1, 2, ...
+    fn plan(conn: &Connection, sql: &str) -> Vec<String> {
+        let mut st = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
+        let params: Vec<i64> = (1..=st.parameter_count() as i64).collect();
+        st.query_map(rusqlite::params_from_iter(params), |r| {
+            r.get::<_, String>(3)
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+    }
 
     /// Each lookup reads an index (or the table by its key), never scans.
     #[test]
@@ -220,15 +331,7 @@ mod tests {
         let mut conn = Connection::open_in_memory().unwrap();
         super::super::schema::migrate(&mut conn).unwrap();
         for sql in PLANS {
-            let mut st = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
-            let params: Vec<i64> = (1..=st.parameter_count() as i64).collect();
-            let plan: Vec<String> = st
-                .query_map(rusqlite::params_from_iter(params), |r| {
-                    r.get::<_, String>(3)
-                })
-                .unwrap()
-                .map(Result::unwrap)
-                .collect();
+            let plan = plan(&conn, sql);
             assert!(!plan.is_empty(), "{sql}");
             for step in &plan {
                 let indexed =
@@ -236,5 +339,106 @@ mod tests {
                 assert!(indexed, "{sql}: {step} (whole plan: {plan:?})");
             }
         }
+        // The two lookups go through their tables' primary keys, and read
+        // the hash's ids in order from `puzzles_by_form` alone.
+        assert_eq!(
+            plan(&conn, BY_KEY),
+            [
+                "SEARCH k USING INTEGER PRIMARY KEY (rowid=?)",
+                "SEARCH p USING INTEGER PRIMARY KEY (rowid=?)"
+            ]
+        );
+        assert_eq!(
+            plan(&conn, BY_HASH),
+            ["SEARCH puzzles_by_form USING PRIMARY KEY (canonical_hash=?)"]
+        );
+    }
+
+    /// A key stepped past a collision and a puzzle without a form are
+    /// found as stored; each break of the invariant is named with its rows.
+    #[test]
+    fn lookups_go_through_the_tables_and_the_invariant_check_names_what_breaks_it() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        super::super::schema::migrate(&mut conn).unwrap();
+        let key = key_of("sudoku", "mine");
+        let form = canonical_hash("sudoku", "f");
+        conn.execute_batch(&format!(
+            "INSERT INTO imports (id, arguments) VALUES (1, '[]');
+             INSERT INTO puzzles (id, type, clues, givens, encoding, solutions, import_id, key,
+                                  canonical, canonical_hash)
+                 VALUES (1, 'sudoku', 1, 'other', 'e', 2, 1, {key}, 'f', {form}),
+                        (2, 'sudoku', 1, 'mine', 'e', 2, 1, {}, 'f', {form}),
+                        (3, 'killer', 1, 'mine', 'e', 2, 1, {}, NULL, NULL);
+             INSERT INTO puzzles_by_key (key, puzzle_id) SELECT key, id FROM puzzles;
+             INSERT INTO puzzles_by_form (canonical_hash, puzzle_id)
+                 SELECT canonical_hash, id FROM puzzles WHERE canonical_hash IS NOT NULL;",
+            next_key(key),
+            key_of("killer", "mine"),
+        ))
+        .unwrap();
+        invariant::assert_holds(&conn);
+        let id = |kind, givens| by_identity(&conn, kind, givens).unwrap();
+        assert_eq!(id(PuzzleType::Sudoku, "mine"), Some(2));
+        assert_eq!(id(PuzzleType::Killer, "mine"), Some(3));
+        assert_eq!(id(PuzzleType::Sudoku, "none"), None);
+        assert_eq!(id(PuzzleType::Killer, "other"), None);
+        assert_eq!(
+            by_canonical(&conn, PuzzleType::Sudoku, "f", 10).unwrap(),
+            (vec![1, 2], 2)
+        );
+        assert_eq!(
+            by_canonical(&conn, PuzzleType::Killer, "f", 10).unwrap(),
+            (vec![], 0)
+        );
+
+        conn.execute_batch(&format!(
+            "DELETE FROM puzzles_by_key WHERE puzzle_id = 3;
+             INSERT INTO puzzles_by_key (key, puzzle_id) VALUES (7, 2);
+             DELETE FROM puzzles_by_form WHERE puzzle_id = 1;
+             INSERT INTO puzzles_by_form (canonical_hash, puzzle_id) VALUES ({form}, 3);"
+        ))
+        .unwrap();
+        let breaks = invariant_breaks(&conn).unwrap();
+        let killer = key_of("killer", "mine");
+        assert_eq!(
+            breaks,
+            [
+                format!(
+                    "puzzles whose key is not theirs in puzzles_by_key: puzzle 3, key {killer}: not in puzzles_by_key"
+                ),
+                format!(
+                    "puzzles_by_key rows that are not their puzzle's key: key 7 -> puzzle 2: its key is {}",
+                    next_key(key)
+                ),
+                format!(
+                    "puzzles whose canonical hash is not in puzzles_by_form: puzzle 1, canonical_hash {form}"
+                ),
+                format!(
+                    "puzzles_by_form rows that are not their puzzle's canonical hash: canonical_hash {form} -> puzzle 3: its hash is NULL"
+                ),
+            ]
+        );
+        // Two puzzles under one key, and a form row without its puzzle.
+        conn.execute_batch(&format!(
+            "PRAGMA foreign_keys = OFF;
+             UPDATE puzzles SET key = {key} WHERE id = 2;
+             INSERT INTO puzzles_by_form (canonical_hash, puzzle_id) VALUES (5, 9);"
+        ))
+        .unwrap();
+        let breaks = invariant_breaks(&conn).unwrap();
+        assert_eq!(
+            breaks[0],
+            format!("puzzles sharing a key: key {key}: puzzles 1, 2")
+        );
+        assert!(
+            breaks
+                .iter()
+                .any(|b| b.ends_with("canonical_hash 5 -> puzzle 9: no such puzzle")),
+            "{breaks:?}"
+        );
+        assert!(
+            breaks.iter().any(|b| b.starts_with("row counts that differ: puzzles 3, puzzles_by_key 3, with a canonical hash 2, puzzles_by_form 3")),
+            "{breaks:?}"
+        );
     }
 }

@@ -16,10 +16,14 @@
 //!   order it first saw them), so the output's new puzzles get ids in the
 //!   order an import of the inputs' files, in the same order, would give.
 //!   A puzzle is a duplicate when the output holds the same type and
-//!   givens (found through [`crate::record::key_of`], stepping past
-//!   collisions with [`crate::record::next_key`] as the importer does) or,
-//!   with [`Dedup::Isomorphs`], the same canonical form; its provenance
-//!   lines then point to the held puzzle (`isomorph` for the latter).
+//!   givens (found in `puzzles_by_key` through [`crate::record::key_of`],
+//!   stepping past collisions with [`crate::record::next_key`] as the
+//!   importer does) or, with [`Dedup::Isomorphs`], the same canonical form
+//!   (found through `puzzles_by_form`); its provenance lines then point to
+//!   the held puzzle (`isomorph` for the latter). A new puzzle goes in
+//!   under the free key the lookup ended on, with its `puzzles_by_key` row
+//!   and, when it has a canonical hash, its `puzzles_by_form` row, in the
+//!   same transaction (the lookup tables' invariant, [`super::lookup`]).
 //!   Files are matched by identity (real path; standard input by name;
 //!   rows from before real paths by path), so a file that both inputs
 //!   imported is one file, and its lines one set of provenance rows.
@@ -55,7 +59,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::lines::{Counts, Dedup};
+use super::lines::{BY_CANONICAL, Counts, Dedup};
 use super::lookup::{BY_KEY, seek};
 use super::run::{MERGE, Run};
 use super::{Archive, ArchiveError, Found, beside, inspect, open_read_only, schema};
@@ -631,19 +635,20 @@ impl<'a> MergeRun<'a> {
         let read = sql("reading the puzzles of an input");
         let write = sql("writing a batch");
         let c = &self.out.conn;
-        let mut by_form = c
-            .prepare_cached(
-                "SELECT id FROM puzzles
-                 WHERE canonical_hash = ?1 AND type = ?2 AND canonical = ?3
-                 ORDER BY id LIMIT 1",
-            )
-            .map_err(&write)?;
+        let mut by_form = c.prepare_cached(BY_CANONICAL).map_err(&write)?;
         let mut insert = c
             .prepare_cached(
                 "INSERT INTO puzzles (type, clues, givens, encoding, solutions, solution,
                      import_id, key, canonical, canonical_hash)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-                 ON CONFLICT (key) DO NOTHING",
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            )
+            .map_err(&write)?;
+        let mut insert_key = c
+            .prepare_cached("INSERT INTO puzzles_by_key (key, puzzle_id) VALUES (?1, ?2)")
+            .map_err(&write)?;
+        let mut insert_form = c
+            .prepare_cached(
+                "INSERT INTO puzzles_by_form (canonical_hash, puzzle_id) VALUES (?1, ?2)",
             )
             .map_err(&write)?;
         let mut last = None;
@@ -667,42 +672,21 @@ impl<'a> MergeRun<'a> {
             let encoding: String = r.get(4).map_err(&read)?;
             let solutions: i64 = r.get(5).map_err(&read)?;
             let solution: Option<String> = r.get(6).map_err(&read)?;
-            let mut store = |key: i64, canonical: &Option<String>, hash: Option<i64>| {
-                insert
-                    .execute(params![
-                        kind, clues, givens, encoding, solutions, solution, import, key, canonical,
-                        hash,
-                    ])
-                    .map(|n| n == 1)
-                    .map_err(&write)
+            // The held puzzle of the same identity; else the free key,
+            // where it is stored unless an isomorph is held.
+            let key = match seek(c, BY_KEY, &kind, &givens, key_of(&kind, &givens), |r| {
+                r.get(0)
+            })
+            .map_err(&write)?
+            {
+                Ok(here) => {
+                    self.counts.duplicates += 1;
+                    map.insert(id, (here, false));
+                    continue;
+                }
+                Err(free) => free,
             };
-            // The held puzzle of the same identity; else the free
-            // key, where it is stored now (exact: nearly every
-            // puzzle merged into a new archive is new, so the
-            // insert is tried first) or after the isomorph lookup.
-            let mut key = key_of(&kind, &givens);
-            let mut stored = false;
-            let held = loop {
-                if self.dedup == Dedup::Exact && store(key, &canonical, hash)? {
-                    stored = true;
-                    break None;
-                }
-                // Exact: a free key found here is where the next try
-                // stores it.
-                match seek(c, BY_KEY, &kind, &givens, key, |r| r.get(0)).map_err(&write)? {
-                    Ok(here) => break Some(here),
-                    Err(free) => key = free,
-                }
-                if self.dedup != Dedup::Exact {
-                    break None;
-                }
-            };
-            if let Some(here) = held {
-                self.counts.duplicates += 1;
-                map.insert(id, (here, false));
-                continue;
-            }
-            if !stored {
+            if self.dedup == Dedup::Isomorphs {
                 if canonical.is_none()
                     && let Some(t) = PuzzleType::from_name(&kind)
                     && let Ok(form) = canon::of(t, &givens)
@@ -721,10 +705,22 @@ impl<'a> MergeRun<'a> {
                     map.insert(id, (here, true));
                     continue;
                 }
-                store(key, &canonical, hash)?;
+            }
+            // The row and its lookup entries, in this batch's transaction:
+            // the lookup tables' invariant (see `lookup`).
+            insert
+                .execute(params![
+                    kind, clues, givens, encoding, solutions, solution, import, key, canonical,
+                    hash,
+                ])
+                .map_err(&write)?;
+            let stored = c.last_insert_rowid();
+            insert_key.execute(params![key, stored]).map_err(&write)?;
+            if let Some(h) = hash {
+                insert_form.execute(params![h, stored]).map_err(&write)?;
             }
             self.counts.stored += 1;
-            map.insert(id, (c.last_insert_rowid(), false));
+            map.insert(id, (stored, false));
         }
         Ok(last)
     }

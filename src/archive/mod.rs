@@ -33,6 +33,7 @@ mod lines;
 pub mod lock;
 pub mod lookup;
 pub mod merge;
+mod pending;
 pub mod query;
 mod run;
 pub mod schema;
@@ -187,9 +188,9 @@ impl Default for Tuning {
 pub const BASE_CACHE_MIB: u64 = 256;
 
 /// The cache an import adds per million puzzles the archive holds, in
-/// MiB. The two random indexes (the unique key and the isomorph hash) take
-/// about 18 bytes a puzzle each (69 MiB each at 4M puzzles, 16 KiB pages
-/// three quarters full): 34 MiB a million, and the rest is room for the
+/// MiB. The two lookup tables (`puzzles_by_key`, `puzzles_by_form`) take
+/// about 19 bytes a puzzle each (385 and 366 MiB at 20M puzzles, 16 KiB
+/// pages nine tenths full): 36 MiB a million, and the rest is room for the
 /// pages of the batch being written.
 pub const CACHE_MIB_PER_MILLION: u64 = 40;
 
@@ -211,14 +212,14 @@ pub fn default_cache_mib() -> u32 {
 
 /// How an import writes into an archive of a given size: its batches and
 /// its page cache. Every batch's commit writes each page it changed, and
-/// the unique key and isomorph indexes take new puzzles at random places:
-/// past about a million puzzles a 131,072-line batch changes nearly every
-/// page of both, so a commit (and the checkpoint after it) costs the size
-/// of the indexes, whatever the batch. Batches therefore grow with the
-/// archive (an eighth of its puzzles, so that each line pays the same
-/// share of the indexes' pages at any size), and the cache grows to hold
-/// both indexes (else every insert reads a page and writes one back
-/// before the commit). An eighth rather than a sixteenth: at 10M-20M
+/// the key and form lookup tables take new puzzles at random places (in
+/// one sorted sweep per batch, `archive::pending`): past about a million puzzles
+/// a 131,072-line batch changes nearly every page of both, so a commit
+/// (and the checkpoint after it) costs the size of the tables, whatever
+/// the batch. Batches therefore grow with the archive (an eighth of its
+/// puzzles, so that each line pays the same share of the tables' pages at
+/// any size), and the cache grows to hold both tables (which the writer's
+/// and the workers' lookups also read at random). An eighth rather than a sixteenth: at 10M-20M
 /// puzzles a batch's own cost (those pages and its checkpoint) is about
 /// 2 s, which twice as many lines then share (`docs/performance.md`,
 /// issue 24).
@@ -566,7 +567,17 @@ impl Archive {
                 .map_err(|e| a.error("setting the page size", e))?;
         }
         a.configure(tuning)?;
+        if version > 0 && version < schema::VERSION {
+            // An upgrade that rebuilds `puzzles` reads the whole table back
+            // at random places (`foreign_key_check` of the lookup tables):
+            // it gets the whole cache the setting allows, for its duration.
+            let kib = u64::from(tuning.cache_mib) * 1024;
+            a.conn
+                .execute_batch(&format!("PRAGMA cache_size = -{kib}"))
+                .map_err(|e| a.error("sizing the page cache for the upgrade", e))?;
+        }
         schema::migrate(&mut a.conn)?;
+        a.configure(tuning)?;
         Ok(a)
     }
 
@@ -743,7 +754,7 @@ mod tests {
     /// A small archive's import writes as it always did; a large one's
     /// batches take an eighth of its puzzles, within a time that a
     /// waiting import never mistakes for a dead writer, and its cache
-    /// grows to hold both random indexes, never past the bound.
+    /// grows to hold both lookup tables, never past the bound.
     #[test]
     fn batches_and_cache_grow_with_the_archive_within_their_bounds() {
         let small = Scale::of(1_000_000, 4096);
@@ -760,7 +771,7 @@ mod tests {
         assert_eq!(big.lines, 2_500_000);
         assert_eq!(big.time, BATCH_TIME_MAX);
         assert!(BATCH_TIME_MAX * 2 <= BUSY_TIMEOUT);
-        // Both random indexes of 20M puzzles: about 2 x 345 MiB.
+        // Both lookup tables of 20M puzzles: about 385 + 366 MiB.
         assert_eq!(big.cache_mib, 256 + 800);
         assert_eq!(Scale::of(20_000_000, 512).cache_mib, 512);
         assert_eq!(Scale::of(0, 64).cache_mib, 64);

@@ -87,6 +87,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0011_merges.sql"),
         fill: None,
     },
+    Migration {
+        name: "0012_key_and_form_tables.sql",
+        sql: include_str!("../../migrations/0012_key_and_form_tables.sql"),
+        fill: None,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -248,6 +253,9 @@ mod tests {
     /// Applies the first `n` migrations only, as an older binary did.
     fn at_version(n: usize) -> Connection {
         let conn = Connection::open_in_memory().unwrap();
+        // 0006 calls it (with no rows to call it on here); migrate
+        // registers it again.
+        register_archive_key(&conn).unwrap();
         for (i, m) in MIGRATIONS.iter().take(n).enumerate() {
             conn.execute_batch(m.sql).unwrap();
             conn.pragma_update(None, "user_version", i as i64 + 1)
@@ -285,7 +293,8 @@ mod tests {
         let indexes: Vec<String> = conn
             .prepare(
                 "SELECT name FROM sqlite_master WHERE type = 'index'
-                     AND tbl_name IN ('puzzles', 'sources') ORDER BY name",
+                     AND tbl_name IN ('puzzles', 'sources', 'puzzles_by_key', 'puzzles_by_form')
+                 ORDER BY name",
             )
             .unwrap()
             .query_map([], |r| r.get(0))
@@ -293,14 +302,18 @@ mod tests {
             .collect::<Result<_, _>>()
             .unwrap();
         // sources' own key now leads with the puzzle: no separate index.
-        assert_eq!(
-            indexes,
-            [
-                "puzzles_canonical_hash",
-                "puzzles_type_clues",
-                "sqlite_autoindex_puzzles_1"
-            ]
-        );
+        // The key and the form are looked up in tables of their own, each
+        // ordered by its key (the rowid; a table without rowid): no index.
+        assert_eq!(indexes, ["puzzles_type_clues"]);
+        crate::archive::lookup::invariant::assert_holds(&conn);
+        let form: (i64, i64) = conn
+            .query_row(
+                "SELECT canonical_hash, puzzle_id FROM puzzles_by_form",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(form, (hash, 7));
         let from: (i64, String, i64) = conn
             .query_row("SELECT puzzle_id, file, line FROM provenance", [], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?))
@@ -373,7 +386,7 @@ mod tests {
     }
 
     #[test]
-    fn the_isomorph_index_holds_the_hash_alone_and_serves_the_lookup() {
+    fn the_isomorph_table_holds_the_hash_and_id_alone_and_serves_the_lookup() {
         let mut conn = at_version(4);
         conn.execute_batch(
             "INSERT INTO imports (id, arguments) VALUES (1, '[]');
@@ -383,13 +396,13 @@ mod tests {
         .unwrap();
         migrate(&mut conn).unwrap();
         let columns: Vec<String> = conn
-            .prepare("SELECT name FROM pragma_index_info('puzzles_canonical_hash')")
+            .prepare("SELECT name FROM pragma_table_info('puzzles_by_form') ORDER BY pk")
             .unwrap()
             .query_map([], |r| r.get(0))
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();
-        assert_eq!(columns, ["canonical_hash"]);
+        assert_eq!(columns, ["canonical_hash", "puzzle_id"]);
         let mut explain = conn
             .prepare(&format!(
                 "EXPLAIN QUERY PLAN {}",
@@ -398,8 +411,16 @@ mod tests {
             .unwrap();
         // Listed without binding the statement's parameters.
         let mut rows = explain.raw_query();
-        let plan: String = rows.next().unwrap().unwrap().get(3).unwrap();
-        assert!(plan.contains("puzzles_canonical_hash"), "{plan}");
+        let mut plan: Vec<String> = Vec::new();
+        while let Some(r) = rows.next().unwrap() {
+            plan.push(r.get(3).unwrap());
+        }
+        assert!(
+            plan.iter()
+                .any(|s| s.ends_with("USING PRIMARY KEY (canonical_hash=?)")),
+            "{plan:?}"
+        );
+        assert!(plan.iter().all(|s| s.starts_with("SEARCH")), "{plan:?}");
         let found: i64 = conn
             .query_row(
                 super::super::lines::BY_CANONICAL,
@@ -441,10 +462,11 @@ mod tests {
                 (8, sudoku.wrapping_add(1))
             ]
         );
+        crate::archive::lookup::invariant::assert_holds(&conn);
+        // A key is taken once: in `puzzles_by_key`.
         assert!(
             conn.execute(
-                "INSERT INTO puzzles (type, clues, givens, encoding, solutions, import_id, key)
-                 VALUES ('sudoku', 1, 'h', 'e', 2, 1, ?1)",
+                "INSERT INTO puzzles_by_key (key, puzzle_id) VALUES (?1, 5)",
                 [sudoku]
             )
             .is_err()
@@ -453,6 +475,117 @@ mod tests {
         assert!(
             conn.query_row("SELECT archive_key('a', 'b')", [], |_| Ok(()))
                 .is_err()
+        );
+    }
+
+    /// Schema 11 to 12: the unique key and the isomorph index become
+    /// `puzzles_by_key` and `puzzles_by_form`, holding every row's key and
+    /// every hash there is (none for a NULL form); the rows keep their ids
+    /// and columns, and every lookup finds what it found before.
+    #[test]
+    fn a_version_11_archive_gets_its_key_and_form_tables_and_finds_every_puzzle() {
+        use crate::archive::lookup::{BY_KEY, by_canonical, by_identity, invariant, probe};
+        use crate::core::canon;
+        use crate::core::puzzle::PuzzleType;
+        use crate::record::canonical_hash;
+
+        const STORED: &str =
+            "400000805030000000000700000020000060000080400000010000000603070500200000104000000";
+        let transposed: String = (0..81)
+            .map(|i| STORED.as_bytes()[(i % 9) * 9 + i / 9] as char)
+            .collect();
+        let form = canon::of(PuzzleType::Sudoku, STORED).unwrap();
+        let hash = canonical_hash("sudoku", &form);
+        let mut conn = at_version(11);
+        assert_eq!(user_version(&conn).unwrap(), 11);
+        conn.execute("INSERT INTO imports (id, arguments) VALUES (1, '[]')", [])
+            .unwrap();
+        // 1 and 3 are isomorphs; 5 holds the key 7's hash starts at (a
+        // forged collision), so 7 was stepped to the next key; 9 has no
+        // form (`--no-canonical`).
+        let b = key_of("sudoku", "b");
+        for (id, kind, givens, key, canonical) in [
+            (
+                1,
+                "sudoku",
+                STORED,
+                key_of("sudoku", STORED),
+                Some(form.as_str()),
+            ),
+            (
+                3,
+                "sudoku",
+                transposed.as_str(),
+                key_of("sudoku", &transposed),
+                Some(form.as_str()),
+            ),
+            (5, "sudoku", "a", b, None),
+            (7, "sudoku", "b", next_key(b), None),
+            (9, "killer", "k", key_of("killer", "k"), None),
+        ] {
+            conn.execute(
+                "INSERT INTO puzzles (id, type, clues, givens, encoding, solutions, import_id, key,
+                                      canonical, canonical_hash)
+                 VALUES (?1, ?2, 17, ?3, 'e', 1, 1, ?4, ?5, ?6)",
+                rusqlite::params![id, kind, givens, key, canonical, canonical.map(|_| hash)],
+            )
+            .unwrap();
+        }
+        let rows = |c: &Connection| -> Vec<String> {
+            c.prepare(
+                "SELECT id || type || givens || key || ifnull(canonical, '-')
+                     || ifnull(canonical_hash, '-') FROM puzzles ORDER BY id",
+            )
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+        };
+        let before = rows(&conn);
+        conn.pragma_update(None, "foreign_keys", true).unwrap();
+        migrate(&mut conn).unwrap();
+        assert_eq!(user_version(&conn).unwrap(), 12);
+        assert_eq!(rows(&conn), before);
+        invariant::assert_holds(&conn);
+        let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };
+        assert_eq!(count("SELECT count(*) FROM puzzles_by_key"), 5);
+        assert_eq!(count("SELECT count(*) FROM puzzles_by_form"), 2);
+        // No index on the columns is left: lookups go through the tables.
+        assert_eq!(
+            count(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'puzzles'"
+            ),
+            1
+        );
+        let id = |kind, givens: &str| by_identity(&conn, kind, givens).unwrap();
+        assert_eq!(id(PuzzleType::Sudoku, STORED), Some(1));
+        assert_eq!(id(PuzzleType::Sudoku, &transposed), Some(3));
+        assert_eq!(id(PuzzleType::Sudoku, "b"), Some(7));
+        assert_eq!(id(PuzzleType::Killer, "k"), Some(9));
+        // The forged one is found where its forged hash says.
+        let a: Option<i64> = probe(&conn, BY_KEY, "sudoku", "a", b, |r| r.get(0)).unwrap();
+        assert_eq!(a, Some(5));
+        assert_eq!(
+            by_canonical(&conn, PuzzleType::Sudoku, &form, 10).unwrap(),
+            (vec![1, 3], 2)
+        );
+        let found: i64 = conn
+            .query_row(
+                super::super::lines::BY_CANONICAL,
+                rusqlite::params![hash, "sudoku", form],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(found, 1);
+        // Foreign keys hold, and enforcement is back on.
+        assert_eq!(count("SELECT count(*) FROM pragma_foreign_key_check"), 0);
+        assert!(
+            conn.execute(
+                "INSERT INTO puzzles_by_key (key, puzzle_id) VALUES (1, 99)",
+                []
+            )
+            .is_err()
         );
     }
 

@@ -20,18 +20,23 @@ use std::sync::Mutex;
 use rusqlite::{Connection, OpenFlags};
 
 use super::BUSY_TIMEOUT;
-use super::lookup::probe;
+use super::lookup::{BY_KEY, probe};
 use crate::core::puzzle::PuzzleType;
 use crate::pipeline::Stored;
 use crate::record::Canonical;
+
+/// [`BY_KEY`] with the canonical form and its hash (columns 3 and 4).
+const BY_KEY_WITH_FORM: &str = "SELECT p.id, p.type, p.givens, p.canonical, p.canonical_hash
+    FROM puzzles_by_key AS k JOIN puzzles AS p ON p.id = k.puzzle_id
+    WHERE k.key = ?1";
 
 /// The archive's puzzles, by key.
 pub struct StoredPuzzles {
     path: PathBuf,
     /// Whether lookups return canonical forms (`--dedup isomorphs` needs them).
     canonical: bool,
-    /// Page cache of each connection, in KiB. Lookups are random over the
-    /// key index: what misses the cache costs a read of a whole page.
+    /// Page cache of each connection, in KiB. Lookups are random over
+    /// `puzzles_by_key`: what misses the cache costs a read of a whole page.
     cache_kib: u64,
     idle: Mutex<Vec<Connection>>,
 }
@@ -68,9 +73,9 @@ impl StoredPuzzles {
         key: i64,
     ) -> rusqlite::Result<Option<(i64, Option<Canonical>)>> {
         let sql = if self.canonical {
-            "SELECT id, type, givens, canonical, canonical_hash FROM puzzles WHERE key = ?1"
+            BY_KEY_WITH_FORM
         } else {
-            "SELECT id, type, givens FROM puzzles WHERE key = ?1"
+            BY_KEY
         };
         probe(c, sql, kind.as_str(), givens, key, |r| {
             let canonical = if self.canonical {
@@ -124,7 +129,8 @@ mod tests {
              INSERT INTO puzzles (id, type, clues, givens, encoding, solutions, import_id, key)
                  VALUES (1, 'sudoku', 1, 'other', 'e', 2, 1, {key}),
                         (2, 'killer', 1, 'mine', 'e', 2, 1, {}),
-                        (3, 'sudoku', 1, 'mine', 'e', 2, 1, {});",
+                        (3, 'sudoku', 1, 'mine', 'e', 2, 1, {});
+             INSERT INTO puzzles_by_key (key, puzzle_id) SELECT key, id FROM puzzles;",
             key.wrapping_add(1),
             key.wrapping_add(2)
         ))
@@ -135,6 +141,40 @@ mod tests {
         assert_eq!(find(PuzzleType::Sudoku, "other"), Some(1));
         assert_eq!(find(PuzzleType::Killer, "mine"), Some(2));
         assert_eq!(find(PuzzleType::Sudoku, "none"), None);
+        // With the canonical form: read from the same row.
+        c.execute_batch("UPDATE puzzles SET canonical = 'f', canonical_hash = 5 WHERE id = 3")
+            .unwrap();
+        let stored = StoredPuzzles::new(&path, true, 1024);
+        let found = stored.find(PuzzleType::Sudoku, "mine", key).unwrap();
+        assert_eq!(found.0, 3);
+        let form = found.1.unwrap();
+        assert_eq!((form.form.as_str(), form.hash), ("f", 5));
+    }
+
+    /// Each lookup reads `puzzles_by_key`, then the row, by primary keys.
+    #[test]
+    fn the_lookups_read_the_key_table_then_the_row() {
+        use super::*;
+
+        let mut c = Connection::open_in_memory().unwrap();
+        crate::archive::schema::migrate(&mut c).unwrap();
+        for sql in [BY_KEY, BY_KEY_WITH_FORM] {
+            let plan: Vec<String> = c
+                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+                .unwrap()
+                .query_map([1], |r| r.get(3))
+                .unwrap()
+                .collect::<Result<_, _>>()
+                .unwrap();
+            assert_eq!(
+                plan,
+                [
+                    "SEARCH k USING INTEGER PRIMARY KEY (rowid=?)",
+                    "SEARCH p USING INTEGER PRIMARY KEY (rowid=?)"
+                ],
+                "{sql}"
+            );
+        }
     }
 
     /// An idle lookup connection holds no snapshot: a checkpoint that must

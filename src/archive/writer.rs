@@ -1,8 +1,10 @@
 //! Writing one import: the `imports` row, then the processed chunks in batch
 //! transactions (puzzles, provenance, rejects and the running counts
 //! together), so a killed run leaves only whole batches and counts that
-//! match them. Deduplication is the unique index on `puzzles.key`; a key
-//! match with different givens (a hash collision) is reported, never merged.
+//! match them. Deduplication is by key (`puzzles_by_key`, and the keys the
+//! open batch took, held in `Pending` and written sorted at its commit:
+//! `archive::lines`); a key held by other givens (a hash collision) is
+//! stepped past, never merged.
 //!
 //! A run ends in one of three ways, each recorded in its `imports` row with
 //! its counts and `finished_at`: `finished` ([`ImportWriter::finish`] without
@@ -34,9 +36,9 @@
 //! Batches and the page cache are sized for the archive ([`Scale`]): at
 //! the start from its puzzles, after each commit from those and the ones
 //! stored since. Into an archive of millions of puzzles a batch changes
-//! nearly every page of the two random indexes whatever its size, so it
+//! nearly every page of the two lookup tables whatever its size, so it
 //! takes an eighth of the archive's puzzles, and the cache grows to hold
-//! both indexes (up to the bound, [`super::Tuning::cache_mib`]).
+//! both tables (up to the bound, [`super::Tuning::cache_mib`]).
 //!
 //! The WAL stays bounded beside readers: after a commit that leaves it
 //! over [`WAL_BOUND`], a `wal_checkpoint(RESTART)` waits (at most
@@ -63,6 +65,7 @@ use rusqlite::{OptionalExtension, params};
 
 use super::lines::{ChunkLines, SHOWN_REJECTS};
 pub use super::lines::{Counts, Dedup};
+use super::pending::Pending;
 use super::run::{self, IMPORT, Run};
 use super::{Archive, ArchiveError, Scale};
 use crate::core::puzzle::TypeHint;
@@ -186,6 +189,9 @@ pub struct ImportWriter<'a> {
     batch_started: Option<Instant>,
     /// Lines written in the open batch.
     batch_lines: usize,
+    /// The lookup entries of the puzzles the open batch stored, written at
+    /// its commit.
+    pending: Pending,
     /// The archive's puzzles when the import began.
     puzzles_before: u64,
     /// Its batches and cache for the archive's size now.
@@ -228,6 +234,7 @@ impl<'a> ImportWriter<'a> {
             settings: Settings::default(),
             batch_started: None,
             batch_lines: 0,
+            pending: Pending::new(dedup == Dedup::Isomorphs),
             puzzles_before,
             scale,
             started: Instant::now(),
@@ -245,6 +252,7 @@ impl<'a> ImportWriter<'a> {
         // Committed or rolled back by the run's end: no batch is left open.
         self.batch_started = None;
         self.batch_lines = 0;
+        self.pending.clear();
         self.run.finish(&self.archive.conn, committed, error)
     }
 
@@ -259,6 +267,9 @@ impl<'a> ImportWriter<'a> {
     fn commit(&mut self) -> Result<(), ArchiveError> {
         if self.batch_started.take().is_some() {
             self.batch_lines = 0;
+            self.pending
+                .write(&self.archive.conn)
+                .map_err(|e| ArchiveError::sql("committing a batch", e))?;
             self.archive
                 .conn
                 .execute_batch("COMMIT")
@@ -536,6 +547,7 @@ impl<'a> ImportWriter<'a> {
         let tx = &self.archive.conn;
         let (c, shown) = ChunkLines::new(
             tx,
+            &mut self.pending,
             &p.chunk,
             name,
             file_id,

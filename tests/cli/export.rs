@@ -29,6 +29,7 @@ fn export_prints_givens_packed_and_urls_that_import_back_to_the_same_puzzles() {
         urls.starts_with("https://www.sudokuwiki.org/sudoku.htm?bd="),
         "{urls}"
     );
+    w.assert_lookup_tables();
 }
 
 #[test]
@@ -56,6 +57,7 @@ fn export_filters_by_clues_and_solutions() {
         range.lines().count() as i64,
         w.count("SELECT count(*) FROM puzzles WHERE clues BETWEEN 20 AND 30")
     );
+    w.assert_lookup_tables();
 }
 
 #[test]
@@ -163,6 +165,7 @@ fn export_formats_parse_back_to_the_archive_rows_in_first_seen_order() {
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("no column \"nope\" (there are id, type")
     );
+    w.assert_lookup_tables();
 }
 
 #[test]
@@ -211,4 +214,5 @@ fn export_filters_by_import_source_representatives_and_limit() {
         Vec::<i64>::new(),
         "no killer puzzles"
     );
+    w.assert_lookup_tables();
 }

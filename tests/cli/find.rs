@@ -132,6 +132,7 @@ fn find_tells_exact_isomorph_and_missing_strings_of_every_type_apart() {
             format!("{missing}: not found\n")
         );
     }
+    w.assert_lookup_tables();
 }
 
 #[test]
@@ -171,6 +172,7 @@ fn find_names_every_stored_isomorph_and_shows_the_first() {
         )),
         "{text}"
     );
+    w.assert_lookup_tables();
 }
 
 #[test]
@@ -210,6 +212,7 @@ fn find_reads_a_file_or_standard_input_and_exits_like_grep() {
     let out = w.output(&["find", "--db", "none.sqlite", &cases[0].1]);
     assert_eq!(out.status.code(), Some(2));
     assert!(!w.path("none.sqlite").exists());
+    w.assert_lookup_tables();
 }
 
 #[test]
@@ -236,4 +239,5 @@ fn find_answers_a_hundred_thousand_strings_in_seconds() {
     }
     assert_eq!(found, [10_000, 90_000]);
     assert!(took.as_secs() < 60, "100,000 lookups took {took:?}");
+    w.assert_lookup_tables();
 }

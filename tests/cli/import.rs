@@ -147,6 +147,7 @@ fn a_second_import_of_the_same_files_stores_nothing_new() {
     // Read again line by line: without --reread the files are skipped unread.
     let second = w.import(&refs, &["--reread"]);
     assert_eq!(n(&second, "stored"), 0, "{second}");
+    w.assert_lookup_tables();
     assert_eq!(
         n(&second, "duplicates"),
         n(&first, "stored") + n(&first, "duplicates"),

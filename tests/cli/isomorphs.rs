@@ -1,7 +1,7 @@
 //! Isomorph-aware deduplication: canonical forms in the archive, `--dedup
 //! isomorphs`, and the upgrade of an archive made before the column existed.
 
-use crate::util::{Workdir, data, n};
+use crate::util::{Workdir, assert_lookup_tables, data, n};
 
 /// Classic givens transposed, then digits relabelled d -> 10 - d.
 fn disguise_classic(p: &str) -> String {
@@ -170,6 +170,8 @@ fn disguised_copies_are_isomorph_duplicates_with_dedup_isomorphs() {
         (0, 2 * originals, originals),
         "{again}"
     );
+    w.assert_lookup_tables();
+    assert_lookup_tables(&w.path("exact.sqlite"));
 }
 
 #[test]
@@ -218,6 +220,7 @@ fn no_canonical_imports_are_filled_in_by_a_later_isomorph_import() {
         w.count("SELECT count(*) FROM puzzles WHERE canonical IS NULL"),
         0
     );
+    w.assert_lookup_tables();
 }
 
 #[test]
@@ -302,6 +305,7 @@ fn an_archive_from_schema_5_gets_integer_keys_that_find_its_puzzles_and_says_so(
     w.db().execute_batch("VACUUM").unwrap();
     let st: serde_json::Value = serde_json::from_str(&w.run(&["stats", "--json"])).unwrap();
     assert_eq!(st["free_bytes"], 0, "{st}");
+    w.assert_lookup_tables();
 }
 
 #[test]
@@ -339,4 +343,5 @@ fn an_archive_from_schema_1_is_upgraded_in_place_with_canonical_forms_filled() {
         .unwrap()
         .count();
     assert_eq!(version, newest as i64);
+    w.assert_lookup_tables();
 }

@@ -18,6 +18,7 @@ mod nightly_bounds;
 mod nightly_files;
 mod nightly_input;
 mod nightly_jobs;
+mod nightly_lookup;
 mod nightly_scale;
 mod nightly_version_b;
 mod robust;

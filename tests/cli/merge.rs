@@ -7,7 +7,8 @@ use std::process::{Child, Stdio};
 use std::time::Duration;
 
 use crate::util::{
-    PUZZLE_ROWS, Workdir, data, first_nonzero, relabelled_kaggle, sample, thousands,
+    PUZZLE_ROWS, Workdir, assert_lookup_tables, data, first_nonzero, relabelled_kaggle, sample,
+    thousands,
 };
 
 /// Every provenance line with its puzzle's identity: what must not depend
@@ -50,6 +51,7 @@ fn same(w: &Workdir, a: &str, b: &str) {
 
 fn checked(w: &Workdir, db: &str) {
     assert_eq!(w.strings_in(db, "PRAGMA integrity_check"), ["ok"]);
+    assert_lookup_tables(&w.path(db));
     assert_eq!(
         w.strings_in(db, "SELECT count(*) || '' FROM pragma_foreign_key_check"),
         ["0"]
@@ -151,6 +153,7 @@ fn merging_archives_gives_what_one_import_of_their_files_gives() {
     ]);
     let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
     assert_eq!(summary["unchanged_files"], 1, "{summary}");
+    checked(&w, "out.sqlite");
 }
 
 #[test]

@@ -31,6 +31,7 @@ fn an_import_with_a_large_archives_batches_stores_and_reruns_as_a_small_one() {
     }
     assert_eq!(w.strings(crate::util::PUZZLE_ROWS), small_rows);
     assert_eq!(w.count("SELECT count(*) FROM pragma_foreign_key_check"), 0);
+    w.assert_lookup_tables();
     let again = w.import(&[&file], &["--assume-puzzles", BIG, "--reread"]);
     assert_eq!(n(&again, "stored"), 0);
     assert_eq!(

@@ -77,6 +77,9 @@ fn a_killed_import_leaves_a_consistent_archive_that_a_rerun_completes() {
 
     let (puzzles, sources, distinct, check) = content(&w, "killed.sqlite");
     assert_eq!(check, "ok");
+    // The killed batch took its lookup entries with it: every committed
+    // puzzle has its key (and form) entry, and nothing else is there.
+    crate::util::assert_lookup_tables(&w.path("killed.sqlite"));
     assert_eq!(
         puzzles.len() as i64,
         done,
@@ -108,6 +111,7 @@ fn a_killed_import_leaves_a_consistent_archive_that_a_rerun_completes() {
     let clean = content(&w, "clean.sqlite");
     assert_eq!(resumed.0.len(), total as usize);
     assert_eq!(resumed, clean, "re-run after a kill equals a clean run");
+    crate::util::assert_lookup_tables(&w.path("killed.sqlite"));
     // The re-run found the killed run dead and said so.
     assert!(rerun.contains(r#""interrupted_imports":[1]"#), "{rerun}");
     assert_eq!(
@@ -296,6 +300,8 @@ fn readers_see_committed_batches_and_a_second_import_does_not_double_count() {
     let s1: serde_json::Value = serde_json::from_slice(&o1.stdout).unwrap();
     let s2: serde_json::Value = serde_json::from_slice(&o2.stdout).unwrap();
     assert_eq!(w.count("SELECT count(*) FROM puzzles"), 180_000);
+    // Interleaved batches of two writers: each puzzle once, with its entries.
+    w.assert_lookup_tables();
     assert_eq!(
         s1["stored"].as_i64().unwrap() + s2["stored"].as_i64().unwrap(),
         180_000,

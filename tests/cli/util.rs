@@ -11,6 +11,33 @@ use rusqlite::Connection;
 /// depend on how an import got there.
 pub const PUZZLE_ROWS: &str = "SELECT id || type || clues || givens || encoding || solutions || ifnull(solution, '') FROM puzzles ORDER BY id";
 
+/// Panics unless the archive `db` keeps the lookup tables' invariant: each
+/// puzzle has exactly one `puzzles_by_key` row, holding its `key`, and one
+/// `puzzles_by_form` row iff its `canonical_hash` is not NULL, holding
+/// that; no two puzzles share a key. Checked both ways (no row missing, no
+/// row extra, values equal, counts equal) by the library's own queries
+/// (`lookup::INVARIANT`); the panic lists the offending rows.
+pub fn assert_lookup_tables(db: &Path) {
+    let conn = Connection::open(db).expect("open archive");
+    let breaks = sudoku_archive::archive::lookup::invariant_breaks(&conn).expect("check");
+    assert!(
+        breaks.is_empty(),
+        "{}: the lookup tables break their invariant:\n{}",
+        db.display(),
+        breaks.join("\n")
+    );
+    // And the check is not vacuous: the tables are there.
+    let tables: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM sqlite_master
+             WHERE type = 'table' AND name IN ('puzzles_by_key', 'puzzles_by_form')",
+            [],
+            |r| r.get(0),
+        )
+        .expect("list tables");
+    assert_eq!(tables, 2, "{}", db.display());
+}
+
 pub struct Workdir {
     dir: tempfile::TempDir,
 }
@@ -93,6 +120,11 @@ impl Workdir {
         let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
         args.extend(names.iter().map(String::as_str));
         serde_json::from_str(&self.run(&args)).expect("import --json prints JSON")
+    }
+
+    /// [`assert_lookup_tables`] on the default archive.
+    pub fn assert_lookup_tables(&self) {
+        assert_lookup_tables(&self.path("puzzles.sqlite"));
     }
 
     pub fn db(&self) -> Connection {

@@ -1,0 +1,215 @@
+//! The lookup entries of the puzzles the open batch has stored, held in
+//! memory until its commit and then written to `puzzles_by_key` and
+//! `puzzles_by_form` in their own order.
+//!
+//! Both lookups are hashes, so an import's new puzzles come to them in no
+//! order: written one by one as each puzzle is stored, every entry lands
+//! on another page of a large B-tree, and at 20 million puzzles that was
+//! most of an import's time (each insert descends pages that miss the
+//! CPU's caches). Sorted, a batch's entries go in as one sweep from the
+//! least to the greatest (`docs/performance.md`, issue 24).
+//!
+//! Invariants, for the writer that fills it ([`super::lines`]):
+//! - A key is either here (taken by this batch) or in `puzzles_by_key`
+//!   (taken before), never both: the writer takes a key only after finding
+//!   it free in both, and the batch holds the archive's write lock, so no
+//!   other writer takes one meanwhile.
+//! - Everything here belongs to the open transaction: [`Pending::write`]
+//!   runs just before its commit, and [`Pending::clear`] when it is rolled
+//!   back, so the archive never holds a puzzle without its entries.
+//! - Ids are given in order from the largest stored one
+//!   ([`Pending::next_id`]): rows are appended, as before.
+//!
+//! Its memory is bounded by the batch: about 45 bytes a new puzzle (a
+//! 2.5M-line batch of a 20M-puzzle archive: about 110 MiB).
+
+use std::collections::HashMap;
+
+use rusqlite::Connection;
+
+/// What the open batch has stored, by key and by canonical hash.
+#[derive(Debug, Default)]
+pub struct Pending {
+    /// Each key this batch took, with its puzzle.
+    by_key: HashMap<i64, i64>,
+    /// (canonical hash, puzzle) of each puzzle of this batch with a form,
+    /// in the order they were stored.
+    forms: Vec<(i64, i64)>,
+    /// For isomorph lookups: the index in `forms` of the first puzzle of
+    /// this batch with each hash (kept only when asked for).
+    first_form: Option<HashMap<i64, usize>>,
+    /// The largest puzzle id, once read in this batch.
+    last_id: Option<i64>,
+}
+
+impl Pending {
+    /// An empty batch; `isomorphs` keeps what [`Pending::with_hash`] needs.
+    pub fn new(isomorphs: bool) -> Pending {
+        Pending {
+            first_form: isomorphs.then(HashMap::new),
+            ..Pending::default()
+        }
+    }
+
+    /// The puzzle this batch stored under `key`, if any.
+    pub fn key(&self, key: i64) -> Option<i64> {
+        self.by_key.get(&key).copied()
+    }
+
+    /// The id the next stored puzzle takes: one past the largest stored.
+    pub fn next_id(&mut self, conn: &Connection) -> rusqlite::Result<i64> {
+        let last = match self.last_id {
+            Some(id) => id,
+            None => conn.query_row("SELECT ifnull(max(id), 0) FROM puzzles", [], |r| r.get(0))?,
+        };
+        self.last_id = Some(last + 1);
+        Ok(last + 1)
+    }
+
+    /// Records a puzzle this batch stored, under `key`, with its canonical
+    /// hash if it has a form.
+    pub fn add(&mut self, key: i64, id: i64, hash: Option<i64>) {
+        self.by_key.insert(key, id);
+        if let Some(hash) = hash {
+            if let Some(first) = &mut self.first_form {
+                first.entry(hash).or_insert(self.forms.len());
+            }
+            self.forms.push((hash, id));
+        }
+    }
+
+    /// The puzzles this batch stored with this canonical hash, first
+    /// stored first (only when made for isomorphs; else none).
+    pub fn with_hash(&self, hash: i64) -> impl Iterator<Item = i64> + '_ {
+        let from = self
+            .first_form
+            .as_ref()
+            .and_then(|first| first.get(&hash).copied())
+            .unwrap_or(self.forms.len());
+        self.forms[from..]
+            .iter()
+            .filter(move |&&(h, _)| h == hash)
+            .map(|&(_, id)| id)
+    }
+
+    /// Writes the batch's entries, each table's in its own order, inside
+    /// the open transaction, and empties this for the next batch.
+    pub fn write(&mut self, conn: &Connection) -> rusqlite::Result<()> {
+        let mut keys: Vec<(i64, i64)> = self.by_key.drain().collect();
+        keys.sort_unstable();
+        insert_pairs(conn, "puzzles_by_key (key, puzzle_id)", &keys)?;
+        self.forms.sort_unstable();
+        insert_pairs(
+            conn,
+            "puzzles_by_form (canonical_hash, puzzle_id)",
+            &self.forms,
+        )?;
+        self.clear();
+        Ok(())
+    }
+
+    /// Forgets the batch (rolled back, or written).
+    pub fn clear(&mut self) {
+        self.by_key.clear();
+        self.forms.clear();
+        if let Some(first) = &mut self.first_form {
+            first.clear();
+        }
+        self.last_id = None;
+    }
+}
+
+/// Pairs written by one statement: a statement execution costs about as
+/// much as the rows it writes when they are this small.
+const PAIRS_PER_INSERT: usize = 128;
+
+/// Inserts `pairs` into `table (a, b)`, [`PAIRS_PER_INSERT`] at a time.
+/// OR IGNORE, as the puzzles' rows: a statement that may abort half way
+/// journals every page it touches first. A pair it ignored (its key
+/// already there: a broken invariant) fails the batch instead.
+fn insert_pairs(conn: &Connection, table: &str, pairs: &[(i64, i64)]) -> rusqlite::Result<()> {
+    let sql = |n: usize| {
+        let rows = vec!["(?, ?)"; n].join(", ");
+        format!("INSERT OR IGNORE INTO {table} VALUES {rows}")
+    };
+    let mut added = 0;
+    let mut groups = pairs.chunks_exact(PAIRS_PER_INSERT);
+    if groups.len() > 0 {
+        let mut many = conn.prepare(&sql(PAIRS_PER_INSERT))?;
+        for group in &mut groups {
+            added += many.execute(rusqlite::params_from_iter(
+                group.iter().flat_map(|&(a, b)| [a, b]),
+            ))?;
+        }
+    }
+    let rest = groups.remainder();
+    if !rest.is_empty() {
+        added += conn.execute(
+            &sql(rest.len()),
+            rusqlite::params_from_iter(rest.iter().flat_map(|&(a, b)| [a, b])),
+        )?;
+    }
+    if added != pairs.len() {
+        return Err(rusqlite::Error::StatementChangedRows(added));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn archive() -> (tempfile::TempDir, Connection) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut c = Connection::open(dir.path().join("a.sqlite")).unwrap();
+        crate::archive::schema::migrate(&mut c).unwrap();
+        // No puzzle rows here: the entries alone are what is tested.
+        c.pragma_update(None, "foreign_keys", false).unwrap();
+        (dir, c)
+    }
+
+    /// The entries of a batch go to both tables, whatever order they came
+    /// in and however many statements they take, and then nothing is left.
+    #[test]
+    fn a_batch_is_written_whole_and_then_forgotten() {
+        let (_dir, c) = archive();
+        let mut p = Pending::new(true);
+        let n = 3 * PAIRS_PER_INSERT as i64 + 5;
+        for id in 1..=n {
+            // Keys and hashes out of order; every third puzzle without a form.
+            let key = (id * 7919) % 1009 - 500;
+            let hash = (id % 3 != 0).then_some(-id * 31 % 97);
+            p.add(key, id, hash);
+        }
+        p.write(&c).unwrap();
+        let count = |sql: &str| -> i64 { c.query_row(sql, [], |r| r.get(0)).unwrap() };
+        assert_eq!(count("SELECT count(*) FROM puzzles_by_key"), n);
+        assert_eq!(
+            count("SELECT count(*) FROM puzzles_by_form"),
+            (1..=n).filter(|id| id % 3 != 0).count() as i64
+        );
+        assert_eq!(p.key((7919 % 1009) - 500), None);
+        assert_eq!(p.with_hash(-31).count(), 0);
+        // Written again, the same keys would be taken twice: refused.
+        p.add((7919 % 1009) - 500, n + 1, None);
+        assert!(p.write(&c).is_err());
+    }
+
+    /// Isomorph lookups see a batch's puzzles of a hash first stored first.
+    #[test]
+    fn puzzles_of_a_hash_come_in_the_order_stored() {
+        let mut p = Pending::new(true);
+        p.add(10, 1, Some(5));
+        p.add(11, 2, Some(6));
+        p.add(12, 3, Some(5));
+        p.add(13, 4, None);
+        assert_eq!(p.with_hash(5).collect::<Vec<_>>(), [1, 3]);
+        assert_eq!(p.with_hash(6).collect::<Vec<_>>(), [2]);
+        assert_eq!(p.with_hash(7).count(), 0);
+        assert_eq!(p.key(13), Some(4));
+        // Without isomorph lookups nothing is kept for them.
+        let mut q = Pending::new(false);
+        q.add(10, 1, Some(5));
+        assert_eq!(q.with_hash(5).count(), 0);
+    }
+}
