@@ -467,26 +467,21 @@ mod tests {
     fn representatives_are_range_reads_of_the_form_table() {
         let mut c = rusqlite::Connection::open_in_memory().unwrap();
         super::super::schema::migrate(&mut c).unwrap();
-        let plan: Vec<String> = c
-            .prepare(&format!("EXPLAIN QUERY PLAN {SELECT}"))
-            .unwrap()
-            .query_map(
-                params![
-                    None::<String>,
-                    0,
-                    81,
-                    None::<i64>,
-                    None::<i64>,
-                    None::<String>,
-                    None::<String>,
-                    1,
-                    -1
-                ],
-                |r| r.get(3),
-            )
-            .unwrap()
-            .collect::<Result<_, _>>()
-            .unwrap();
+        let plan = crate::archive::lookup::plan::of(
+            &c,
+            SELECT,
+            params![
+                None::<String>,
+                0,
+                81,
+                None::<i64>,
+                None::<i64>,
+                None::<String>,
+                None::<String>,
+                1,
+                -1
+            ],
+        );
         let scans: Vec<&String> = plan.iter().filter(|s| s.starts_with("SCAN")).collect();
         assert_eq!(scans, ["SCAN p"], "{plan:?}");
         for step in [

@@ -30,10 +30,10 @@ use rusqlite::{CachedStatement, Connection, OptionalExtension, params};
 
 use super::ArchiveError;
 use super::borrowed::{Borrowed, Param};
-use super::lookup::BY_KEY;
+use super::lookup::{BY_KEY, Holder, held_at, walk};
 use super::pending::Pending;
 use crate::input::{Chunk, Item};
-use crate::record::{Canonical, Outcome, Record, next_key};
+use crate::record::{Canonical, Outcome, Record};
 
 /// Stores a puzzle under the id and key given. OR IGNORE rather than a
 /// plain INSERT: a statement that may abort half way through its rows
@@ -364,17 +364,7 @@ impl<'a, 'p> ChunkLines<'a, 'p> {
             .map_err(sql)?;
         let found = match stored {
             Some(found) => Some(found),
-            None => {
-                let mut found = None;
-                for id in self.pending.with_hash(hash) {
-                    let row = self.row(id)?;
-                    if row.kind == kind && row.canonical.as_deref() == Some(form) {
-                        found = Some((id, row.givens));
-                        break;
-                    }
-                }
-                found
-            }
+            None => self.isomorph_in_batch(kind, form, hash)?,
         };
         Ok(found.map(|(id, stored)| {
             let fate = if stored == givens {
@@ -386,33 +376,45 @@ impl<'a, 'p> ChunkLines<'a, 'p> {
         }))
     }
 
+    /// The first puzzle this batch stored with `kind` and `form` (and so
+    /// `hash`), with its givens.
+    fn isomorph_in_batch(
+        &self,
+        kind: &str,
+        form: &str,
+        hash: i64,
+    ) -> Result<Option<(i64, String)>, ArchiveError> {
+        for id in self.pending.with_hash(hash) {
+            let row = self.row(id)?;
+            if row.kind == kind && row.canonical.as_deref() == Some(form) {
+                return Ok(Some((id, row.givens)));
+            }
+        }
+        Ok(None)
+    }
+
     /// `rec`'s puzzle: the stored one it is, or stored now under the first
     /// key from its hash up that neither this batch nor an earlier one
     /// holds (a key held by another puzzle, two hashes alike, is stepped
     /// past; lookups step the same way).
     fn store(&mut self, rec: &'a Record) -> Result<(i64, Fate), ArchiveError> {
-        let kind = rec.kind.as_str();
-        let mut key = rec.key;
-        loop {
-            let held = match self.pending.key(key) {
-                Some(id) => {
-                    let row = self.row(id)?;
-                    Some((id, row.kind, row.givens))
-                }
-                None => self
-                    .statement(BY_KEY)?
-                    .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-                    .optional()
-                    .map_err(sql)?,
-            };
-            match held {
-                Some((id, k, g)) if k == kind && g == rec.givens() => {
-                    return Ok((id, Fate::Duplicate));
-                }
-                Some(_) => key = next_key(key),
-                None => break,
+        let (kind, givens) = (rec.kind.as_str(), rec.givens());
+        let mut by_key = self.statement(BY_KEY)?;
+        let walked = walk(rec.key, |key| match self.pending.key(key) {
+            Some(id) => {
+                let row = self.row(id)?;
+                Ok(if row.kind == kind && row.givens == givens {
+                    Holder::Sought(id)
+                } else {
+                    Holder::Other
+                })
             }
-        }
+            None => held_at(&mut by_key, kind, givens, key, |r| r.get(0)).map_err(sql),
+        })?;
+        let key = match walked {
+            Ok(id) => return Ok((id, Fate::Duplicate)),
+            Err(free) => free,
+        };
         let id = self.pending.next_id(self.tx).map_err(sql)?;
         self.pending
             .add(key, id, rec.canonical().map(|(_, hash)| hash));

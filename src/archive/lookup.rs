@@ -201,19 +201,58 @@ pub(super) fn seek<T>(
     select: &str,
     kind: &str,
     givens: &str,
-    mut key: i64,
+    key: i64,
     read: impl Fn(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
 ) -> rusqlite::Result<Result<T, i64>> {
     let mut statement = conn.prepare_cached(select)?;
+    walk(key, |key| held_at(&mut statement, kind, givens, key, &read))
+}
+
+/// What holds `key` in the archive, as `select` (see [`seek`]) reads it;
+/// the row is dropped before it returns.
+pub(super) fn held_at<T>(
+    select: &mut rusqlite::Statement<'_>,
+    kind: &str,
+    givens: &str,
+    key: i64,
+    read: impl Fn(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+) -> rusqlite::Result<Holder<T>> {
+    let mut rows = select.query([key])?;
+    let Some(r) = rows.next()? else {
+        return Ok(Holder::Free);
+    };
+    if r.get_ref(1)?.as_str()? == kind && r.get_ref(2)?.as_str()? == givens {
+        read(r).map(Holder::Sought)
+    } else {
+        Ok(Holder::Other)
+    }
+}
+
+/// What holds a key, for [`walk`].
+pub(super) enum Holder<T> {
+    /// Nothing: the puzzle is not stored, and goes here.
+    Free,
+    /// The puzzle looked for (what the caller takes of it).
+    Sought(T),
+    /// Another puzzle whose hash was the same: step on.
+    Other,
+}
+
+/// The key walk every lookup by identity makes: from `key` up, asking
+/// `at` what holds each key, stepping past other puzzles with
+/// [`next_key`]. `Ok` with the puzzle looked for, or `Err` with the first
+/// free key. [`seek`] asks the archive; the importer asks its open batch
+/// first, then the archive.
+pub(super) fn walk<T, E>(
+    mut key: i64,
+    mut at: impl FnMut(i64) -> Result<Holder<T>, E>,
+) -> Result<Result<T, i64>, E> {
     loop {
-        let mut rows = statement.query([key])?;
-        let Some(r) = rows.next()? else {
-            return Ok(Err(key));
-        };
-        if r.get_ref(1)?.as_str()? == kind && r.get_ref(2)?.as_str()? == givens {
-            return read(r).map(Ok);
+        match at(key)? {
+            Holder::Free => return Ok(Err(key)),
+            Holder::Sought(found) => return Ok(Ok(found)),
+            Holder::Other => key = next_key(key),
         }
-        key = next_key(key);
     }
 }
 
@@ -309,21 +348,33 @@ pub(crate) mod invariant {
     }
 }
 
+/// For the library's tests: what a statement's query plan reads.
+#[cfg(test)]
+pub(crate) mod plan {
+    use rusqlite::{Connection, Params};
+
+    /// The steps of `EXPLAIN QUERY PLAN` of `sql`, `params` bound.
+    pub(crate) fn of(conn: &Connection, sql: &str, params: impl Params) -> Vec<String> {
+        conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap()
+            .query_map(params, |r| r.get(3))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    }
+
+    /// The same, its parameters bound to 1, 2, ...
+    pub(crate) fn numbered(conn: &Connection, sql: &str) -> Vec<String> {
+        let count = conn.prepare(sql).unwrap().parameter_count() as i64;
+        of(conn, sql, rusqlite::params_from_iter(1..=count))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// `EXPLAIN QUERY PLAN` of `sql`, its parameters bound to 1, 2, ...
-    fn plan(conn: &Connection, sql: &str) -> Vec<String> {
-        let mut st = conn.prepare(&format!("EXPLAIN QUERY PLAN {sql}")).unwrap();
-        let params: Vec<i64> = (1..=st.parameter_count() as i64).collect();
-        st.query_map(rusqlite::params_from_iter(params), |r| {
-            r.get::<_, String>(3)
-        })
-        .unwrap()
-        .map(Result::unwrap)
-        .collect()
-    }
+    use plan::numbered as plan;
 
     /// Each lookup reads an index (or the table by its key), never scans.
     #[test]

@@ -176,14 +176,7 @@ mod tests {
     fn the_isomorph_counts_read_the_form_table_in_order() {
         let mut c = Connection::open_in_memory().unwrap();
         crate::archive::schema::migrate(&mut c).unwrap();
-        let plan = |sql: &str| -> Vec<String> {
-            c.prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
-                .unwrap()
-                .query_map([], |r| r.get(3))
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap()
-        };
+        let plan = |sql: &str| crate::archive::lookup::plan::of(&c, sql, []);
         // The one sort is of the groups' types (the outer GROUP BY), not
         // of the forms: the inner groups come in the table's order.
         assert_eq!(

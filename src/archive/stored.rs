@@ -159,13 +159,7 @@ mod tests {
         let mut c = Connection::open_in_memory().unwrap();
         crate::archive::schema::migrate(&mut c).unwrap();
         for sql in [BY_KEY, BY_KEY_WITH_FORM] {
-            let plan: Vec<String> = c
-                .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
-                .unwrap()
-                .query_map([1], |r| r.get(3))
-                .unwrap()
-                .collect::<Result<_, _>>()
-                .unwrap();
+            let plan = crate::archive::lookup::plan::of(&c, sql, [1]);
             assert_eq!(
                 plan,
                 [
