@@ -18,6 +18,7 @@ use rayon::prelude::*;
 use rusqlite::{Connection, params};
 
 use super::ArchiveError;
+use super::pending::write_forms;
 use crate::core::canon;
 use crate::core::puzzle::PuzzleType;
 use crate::record::canonical_hash as hash;
@@ -55,48 +56,27 @@ fn in_batches(
     }
 }
 
-/// Adds a batch's `(hash, id)` entries to `puzzles_by_form`, sorted (one
-/// sweep over the table instead of random touches), when the table exists.
-struct ByForm<'c> {
-    insert: Option<rusqlite::Statement<'c>>,
+/// Whether `puzzles_by_form` exists yet (not during migration 0003).
+fn form_table_exists(conn: &Connection, what: &str) -> Result<bool, ArchiveError> {
+    conn.query_row(
+        "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'puzzles_by_form'",
+        [],
+        |r| r.get(0),
+    )
+    .map_err(|e| ArchiveError::sql(what, e))
 }
 
-impl<'c> ByForm<'c> {
-    fn new(conn: &'c Connection, what: &str) -> Result<ByForm<'c>, ArchiveError> {
-        let e = |e| ArchiveError::sql(what, e);
-        let exists: bool = conn
-            .query_row(
-                "SELECT count(*) > 0 FROM sqlite_master
-                 WHERE type = 'table' AND name = 'puzzles_by_form'",
-                [],
-                |r| r.get(0),
-            )
-            .map_err(e)?;
-        let insert = if exists {
-            Some(
-                conn.prepare(
-                    "INSERT INTO puzzles_by_form (canonical_hash, puzzle_id) VALUES (?1, ?2)",
-                )
-                .map_err(e)?,
-            )
-        } else {
-            None
-        };
-        Ok(ByForm { insert })
+/// Adds a batch's `(hash, id)` entries to `puzzles_by_form` when it exists.
+fn add_forms(
+    conn: &Connection,
+    exists: bool,
+    mut entries: Vec<(i64, i64)>,
+    what: &str,
+) -> Result<(), ArchiveError> {
+    if !exists {
+        return Ok(());
     }
-
-    fn add(&mut self, mut entries: Vec<(i64, i64)>, what: &str) -> Result<(), ArchiveError> {
-        let Some(insert) = &mut self.insert else {
-            return Ok(());
-        };
-        entries.sort_unstable();
-        for (hash, id) in entries {
-            insert
-                .execute(params![hash, id])
-                .map_err(|e| ArchiveError::sql(what, e))?;
-        }
-        Ok(())
-    }
+    write_forms(conn, &mut entries).map_err(|e| ArchiveError::sql(what, e))
 }
 
 /// Computes `canonical_hash` for rows that have a form but no hash yet
@@ -106,7 +86,7 @@ pub fn fill_hashes(conn: &Connection) -> Result<u64, ArchiveError> {
     let mut update = conn
         .prepare("UPDATE puzzles SET canonical_hash = ?2 WHERE id = ?1")
         .map_err(|e| ArchiveError::sql(WHAT, e))?;
-    let mut by_form = ByForm::new(conn, WHAT)?;
+    let by_form = form_table_exists(conn, WHAT)?;
     in_batches(
         conn,
         "SELECT id, type, canonical FROM puzzles
@@ -122,7 +102,7 @@ pub fn fill_hashes(conn: &Connection) -> Result<u64, ArchiveError> {
                     .map_err(|e| ArchiveError::sql(WHAT, e))?;
                 entries.push((h, *id));
             }
-            by_form.add(entries, WHAT)?;
+            add_forms(conn, by_form, entries, WHAT)?;
             Ok(rows.len() as u64)
         },
     )
@@ -135,7 +115,7 @@ pub fn fill_missing(conn: &Connection) -> Result<u64, ArchiveError> {
     let mut update = conn
         .prepare("UPDATE puzzles SET canonical = ?2, canonical_hash = ?3 WHERE id = ?1")
         .map_err(|e| ArchiveError::sql(WHAT, e))?;
-    let mut by_form = ByForm::new(conn, WHAT)?;
+    let by_form = form_table_exists(conn, WHAT)?;
     in_batches(
         conn,
         "SELECT id, type, givens FROM puzzles WHERE canonical IS NULL AND id > ?1
@@ -161,7 +141,7 @@ pub fn fill_missing(conn: &Connection) -> Result<u64, ArchiveError> {
                 }
             }
             let filled = entries.len() as u64;
-            by_form.add(entries, WHAT)?;
+            add_forms(conn, by_form, entries, WHAT)?;
             Ok(filled)
         },
     )

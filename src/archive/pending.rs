@@ -98,12 +98,7 @@ impl Pending {
         let mut keys: Vec<(i64, i64)> = self.by_key.drain().collect();
         keys.sort_unstable();
         insert_pairs(conn, "puzzles_by_key (key, puzzle_id)", &keys)?;
-        self.forms.sort_unstable();
-        insert_pairs(
-            conn,
-            "puzzles_by_form (canonical_hash, puzzle_id)",
-            &self.forms,
-        )?;
+        write_forms(conn, &mut self.forms)?;
         self.clear();
         Ok(())
     }
@@ -117,6 +112,13 @@ impl Pending {
         }
         self.last_id = None;
     }
+}
+
+/// Adds `(canonical hash, puzzle)` entries to `puzzles_by_form`, sorted
+/// first: the batch's here, and those of [`super::canonical`]'s fills.
+pub(super) fn write_forms(conn: &Connection, forms: &mut [(i64, i64)]) -> rusqlite::Result<()> {
+    forms.sort_unstable();
+    insert_pairs(conn, "puzzles_by_form (canonical_hash, puzzle_id)", forms)
 }
 
 /// Pairs written by one statement: a statement execution costs about as
