@@ -210,6 +210,12 @@ pub fn default_cache_mib() -> u32 {
     u32::try_from(mib).unwrap_or(u32::MAX)
 }
 
+/// The page cache an archive's connection starts with, before an import
+/// sizes it for the archive ([`Scale`]).
+fn starting_cache_mib(tuning: Tuning) -> u64 {
+    BASE_CACHE_MIB.min(u64::from(tuning.cache_mib))
+}
+
 /// How an import writes into an archive of a given size: its batches and
 /// its page cache. Every batch's commit writes each page it changed, and
 /// the key and form lookup tables take new puzzles at random places (in
@@ -571,13 +577,12 @@ impl Archive {
             // An upgrade that rebuilds `puzzles` reads the whole table back
             // at random places (`foreign_key_check` of the lookup tables):
             // it gets the whole cache the setting allows, for its duration.
-            let kib = u64::from(tuning.cache_mib) * 1024;
-            a.conn
-                .execute_batch(&format!("PRAGMA cache_size = -{kib}"))
-                .map_err(|e| a.error("sizing the page cache for the upgrade", e))?;
+            a.set_cache_mib(u64::from(tuning.cache_mib))?;
+            schema::migrate(&mut a.conn)?;
+            a.set_cache_mib(starting_cache_mib(tuning))?;
+        } else {
+            schema::migrate(&mut a.conn)?;
         }
-        schema::migrate(&mut a.conn)?;
-        a.configure(tuning)?;
         Ok(a)
     }
 
@@ -697,6 +702,13 @@ impl Archive {
             .map_err(|e| ArchiveError::sql("sizing the page cache", e))
     }
 
+    /// Sizes the page cache of the archive's connection.
+    fn set_cache_mib(&self, mib: u64) -> Result<(), ArchiveError> {
+        self.conn
+            .execute_batch(&format!("PRAGMA cache_size = -{}", mib * 1024))
+            .map_err(|e| self.error("sizing the page cache", e))
+    }
+
     /// A SQL error while opening, naming the archive.
     fn error(&self, doing: &str, e: rusqlite::Error) -> ArchiveError {
         ArchiveError::sql(&format!("{}: {doing}", self.path.display()), e)
@@ -733,12 +745,12 @@ impl Archive {
             });
         }
         c.execute_batch(&format!(
-            "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -{};
+            "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;
              PRAGMA journal_size_limit = {};",
-            BASE_CACHE_MIB.min(u64::from(tuning.cache_mib)) * 1024,
             writer::WAL_TRIM
         ))
         .map_err(|e| self.error("configuring the connection", e))?;
+        self.set_cache_mib(starting_cache_mib(tuning))?;
         if let Some(pages) = tuning.max_pages {
             c.query_row(&format!("PRAGMA max_page_count = {pages}"), [], |_| Ok(()))
                 .map_err(|e| self.error("limiting the archive size", e))?;
