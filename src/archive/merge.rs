@@ -41,13 +41,19 @@
 //!   counts and status brought up to date.
 //! - **The import's guarantees.** The merge is a run in `imports` (status,
 //!   counts, `finished_at`) under the import lock, begun and ended as an
-//!   import's ([`super::run`]). Rows are written in batch transactions of
-//!   at most [`BATCH_PUZZLES`] puzzles with all their provenance lines (or
-//!   [`BATCH_REJECTS`] rejects) and the run's counts: a kill loses at most
-//!   the batch in flight. Every write is idempotent (puzzles by key,
-//!   provenance and rejects by their unique keys, files and imports by
-//!   identity), so a re-run completes a killed merge and a re-merge adds
-//!   nothing.
+//!   import's ([`super::run`]). Rows are written in batch transactions
+//!   with all their provenance lines (or of [`BATCH_REJECTS`] rejects) and
+//!   the run's counts: a kill loses at most the batch in flight. A batch
+//!   of puzzles grows with the output as an import's ([`Scale`]: an
+//!   eighth of the puzzles it holds, at least [`super::BATCH_LINES`]),
+//!   so that the sweep of its lookup entries through the two tables is
+//!   shared by many puzzles, and ends after [`Scale::time`] whatever its
+//!   size, as an import's does, so that another writer never waits long
+//!   for the lock; the page cache grows with the output as an import's
+//!   ([`Archive::apply_scale`]). Every write is idempotent (puzzles by
+//!   key, provenance and rejects by their unique keys, files and imports
+//!   by identity), so a re-run completes a killed merge and a re-merge
+//!   adds nothing.
 //! - **A stop request ends it cleanly**, as it does an import: the flag
 //!   given to [`MergeRun::stop_on`] is read before every row copied; once
 //!   it is raised no further row is read, the batch in flight (whole
@@ -55,14 +61,16 @@
 //!   committed, [`MergeRun::merge`] returns [`Ended::Stopped`], and
 //!   [`MergeRun::interrupt`] records the run `interrupted` with its counts.
 //!   [`MergeRun::reached`] says how far it got; a re-run completes it.
-//! - **Bounded memory.** Only the current batch's id map (input puzzle id
-//!   to output id) and its pending lookup entries (about 45 bytes a new
-//!   puzzle, [`Pending`]) and the small file and import maps are held.
+//! - **Bounded memory.** Besides the page cache (sized as an import's),
+//!   only the current batch's id map (input puzzle id to output id) and
+//!   its pending lookup entries (about 45 bytes a new puzzle, [`Pending`])
+//!   and the small file and import maps are held.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -70,14 +78,12 @@ use super::lines::{BY_CANONICAL, Counts, Dedup, INSERT_PUZZLE, ROW};
 use super::lookup::{BY_KEY, Holder, held_at, walk};
 use super::pending::Pending;
 use super::run::{MERGE, Run};
-use super::{Archive, ArchiveError, Found, beside, inspect, open_read_only, schema};
+use super::{Archive, ArchiveError, Found, Scale, beside, inspect, open_read_only, schema};
 use crate::core::canon;
 use crate::core::puzzle::PuzzleType;
 pub use crate::pipeline::Ended;
 use crate::record::canonical_hash;
 
-/// Puzzles (with their provenance lines) per batch transaction.
-pub const BATCH_PUZZLES: i64 = 100_000;
 /// Reject rows per batch transaction.
 const BATCH_REJECTS: i64 = 100_000;
 /// The oldest schema an input may have: files by identity, file reads.
@@ -211,15 +217,24 @@ pub struct MergeRun<'a> {
     pub counts: Counts,
     pub new_imports: u64,
     pub interrupted: Vec<i64>,
-    /// Puzzles per batch transaction ([`BATCH_PUZZLES`]; tests take fewer).
-    pub batch_puzzles: i64,
+    /// Puzzles per batch transaction, in place of [`Scale::lines`] (for
+    /// tests).
+    pub batch_puzzles: Option<i64>,
     /// The last row committed, once one is.
     pub reached: Option<Reached>,
     run: Run,
-    in_batch: bool,
+    /// When the open batch transaction began, if one is open.
+    batch_started: Option<Instant>,
     /// The lookup entries of the puzzles the open batch stored, written at
     /// its commit.
     pending: Pending,
+    /// The output's puzzles when the merge began.
+    puzzles_before: u64,
+    /// Batches and cache for the output's size now.
+    scale: Scale,
+    /// How long a batch lasts at most, in place of [`Scale::time`] (for
+    /// tests).
+    batch_time: Option<Duration>,
     /// The hash a puzzle's key walk starts from: [`crate::record::key_of`]
     /// (tests make puzzles collide).
     key_of: fn(&str, &str) -> i64,
@@ -242,6 +257,9 @@ impl<'a> MergeRun<'a> {
         // just read or written; the tests check `foreign_key_check`.
         let (run, interrupted) = Run::begin(out, &MERGE, arguments)?;
         let merge_id = run.id;
+        let puzzles_before = out.puzzle_count()?;
+        let scale = out.scale_at(puzzles_before);
+        out.apply_scale(scale)?;
         if dedup == Dedup::Isomorphs {
             super::canonical::fill_missing(&out.conn)?;
         }
@@ -252,11 +270,14 @@ impl<'a> MergeRun<'a> {
             counts: Counts::default(),
             new_imports: 0,
             interrupted,
-            batch_puzzles: BATCH_PUZZLES,
+            batch_puzzles: None,
             reached: None,
             run,
-            in_batch: false,
+            batch_started: None,
             pending: Pending::new(dedup == Dedup::Isomorphs),
+            puzzles_before,
+            scale,
+            batch_time: None,
             key_of: crate::record::key_of,
             stop: None,
         })
@@ -274,20 +295,36 @@ impl<'a> MergeRun<'a> {
             .is_some_and(|f| f.load(Ordering::Relaxed))
     }
 
+    /// Whether the open batch takes no further row: a stop was asked for,
+    /// or it holds rows (`holds_rows`) and its time is up.
+    fn batch_ends(&self, holds_rows: bool) -> bool {
+        let time = self.batch_time.unwrap_or(self.scale.time);
+        self.stopping() || (holds_rows && self.batch_started.is_some_and(|t| t.elapsed() >= time))
+    }
+
+    /// Puzzles per batch: an eighth of the output's, at least
+    /// [`super::BATCH_LINES`] ([`Scale`]), unless set for a test.
+    fn puzzles_per_batch(&self) -> i64 {
+        self.batch_puzzles
+            .unwrap_or_else(|| i64::try_from(self.scale.lines).unwrap_or(i64::MAX))
+    }
+
     fn batch(&mut self) -> Result<(), ArchiveError> {
-        if !self.in_batch {
+        if self.batch_started.is_none() {
             self.out
                 .conn
                 .execute_batch("BEGIN IMMEDIATE")
                 .map_err(sql("starting a batch"))?;
-            self.in_batch = true;
+            self.batch_started = Some(Instant::now());
         }
         Ok(())
     }
 
-    /// Commits the open batch with its lookup entries and the run's counts.
+    /// Commits the open batch with its lookup entries and the run's
+    /// counts, then lets a waiting import in and sizes the next batch and
+    /// the cache for the output as it is now.
     fn commit(&mut self) -> Result<(), ArchiveError> {
-        if !self.in_batch {
+        if self.batch_started.is_none() {
             return Ok(());
         }
         self.pending
@@ -311,12 +348,17 @@ impl<'a> MergeRun<'a> {
                 ],
             )
             .map_err(sql("writing a batch"))?;
-        self.in_batch = false;
+        self.batch_started = None;
         self.out
             .conn
             .execute_batch("COMMIT")
             .map_err(sql("committing a batch"))?;
         self.run.yield_to_waiting();
+        let scale = self.out.scale_at(self.puzzles_before + c.stored);
+        if scale != self.scale {
+            self.out.apply_scale(scale)?;
+            self.scale = scale;
+        }
         Ok(())
     }
 
@@ -348,7 +390,7 @@ impl<'a> MergeRun<'a> {
             Some(_) => Ok(()),
         };
         // Committed or rolled back by the run's end: no batch is left open.
-        self.in_batch = false;
+        self.batch_started = None;
         self.pending.clear();
         self.run.finish(&self.out.conn, committed, error)
     }
@@ -566,26 +608,27 @@ impl<'a> MergeRun<'a> {
     }
 
     /// Copies the rows of one table of `input` in id order, in batch
-    /// transactions of at most `limit` rows, until they end or a stop is
-    /// asked for. `select` takes the id to start after and `limit`
-    /// (`... WHERE id > ?1 ORDER BY id LIMIT ?2`); `copy` writes the rows of
-    /// one batch (given the id they start after), reads none once a stop is
-    /// asked for, and returns the last id it copied, if any. Each batch is
-    /// committed with the run's counts and becomes [`MergeRun::reached`],
-    /// the row called `what`.
+    /// transactions of at most `limit` rows (asked before each batch),
+    /// until they end or a stop is asked for. `select` takes the id to
+    /// start after and the limit (`... WHERE id > ?1 ORDER BY id LIMIT
+    /// ?2`); `copy` writes the rows of one batch (given the id they start
+    /// after), reads none once the batch ends ([`MergeRun::batch_ends`]:
+    /// a stop asked for, or its time up), and returns the last id it
+    /// copied, if any. Each batch is committed with the run's counts and
+    /// becomes [`MergeRun::reached`], the row called `what`.
     fn in_batches(
         &mut self,
         input: &Input,
         what: &'static str,
         select: &mut rusqlite::Statement<'_>,
-        limit: i64,
+        limit: fn(&Self) -> i64,
         read: &dyn Fn(rusqlite::Error) -> ArchiveError,
         mut copy: impl FnMut(&mut Self, i64, rusqlite::Rows<'_>) -> Result<Option<i64>, ArchiveError>,
     ) -> Result<Ended, ArchiveError> {
         let mut after = 0i64;
         loop {
             self.batch()?;
-            let rows = select.query(params![after, limit]).map_err(read)?;
+            let rows = select.query(params![after, limit(self)]).map_err(read)?;
             let last = copy(self, after, rows)?;
             self.commit()?;
             let Some(last) = last else {
@@ -625,12 +668,11 @@ impl<'a> MergeRun<'a> {
                  WHERE puzzle_id BETWEEN ?1 AND ?2",
             )
             .map_err(&read)?;
-        let limit = self.batch_puzzles;
         self.in_batches(
             input,
             "puzzle",
             &mut select,
-            limit,
+            Self::puzzles_per_batch,
             &read,
             |this, after, rows| {
                 let mut map = HashMap::new();
@@ -662,7 +704,7 @@ impl<'a> MergeRun<'a> {
         let mut insert = c.prepare_cached(INSERT_PUZZLE).map_err(&write)?;
         let mut last = None;
         while let Some(r) = rows.next().map_err(&read)? {
-            if self.stopping() {
+            if self.batch_ends(last.is_some()) {
                 break;
             }
             let id: i64 = r.get(0).map_err(&read)?;
@@ -812,7 +854,7 @@ impl<'a> MergeRun<'a> {
             input,
             "reject",
             &mut select,
-            BATCH_REJECTS,
+            |_| BATCH_REJECTS,
             &read,
             |this, _, rows| this.store_rejects(rows, here),
         )
@@ -837,7 +879,7 @@ impl<'a> MergeRun<'a> {
             .map_err(&write)?;
         let mut last = None;
         while let Some(r) = rows.next().map_err(&read)? {
-            if self.stopping() {
+            if self.batch_ends(last.is_some()) {
                 break;
             }
             last = Some(r.get::<_, i64>(0).map_err(&read)?);
@@ -959,14 +1001,18 @@ mod tests {
         path
     }
 
-    /// Merges `inputs` into `out` in batches of `batch` puzzles, keys from
+    /// Merges `inputs` into `out` in batches of `batch` puzzles, or of one
+    /// each when every batch's time is up at once (`no_time`), keys from
     /// [`colliding`].
-    fn merge(out: &Path, inputs: &[PathBuf], dedup: Dedup, batch: i64) -> Counts {
+    fn merge(out: &Path, inputs: &[PathBuf], dedup: Dedup, batch: i64, no_time: bool) -> Counts {
         let inputs: Vec<Input> = inputs.iter().map(|p| open_input(p, out).unwrap()).collect();
         let mut archive = Archive::open_or_create(out, Tuning::default()).unwrap();
         let mut run = MergeRun::begin(&mut archive, dedup, &[]).unwrap();
         run.key_of = colliding;
-        run.batch_puzzles = batch;
+        run.batch_puzzles = Some(batch);
+        if no_time {
+            run.batch_time = Some(Duration::ZERO);
+        }
         for input in &inputs {
             assert_eq!(run.merge(input).unwrap(), Ended::Complete);
         }
@@ -1041,17 +1087,19 @@ mod tests {
 
         /// Inputs whose puzzles repeat (exact duplicates and isomorphs, of
         /// puzzles of the same batch or of earlier ones) and whose key and
-        /// form hashes collide, merged in batches of every size: each
-        /// puzzle is stored once, under the first key from its hash up that
-        /// was free, each row points to the puzzle it is or the first
-        /// isomorph stored, as one puzzle at a time would make it; the
-        /// lookup tables hold their invariant; a re-merge adds nothing.
+        /// form hashes collide, merged in batches of every size (or cut
+        /// short by their time after each puzzle): each puzzle is stored
+        /// once, under the first key from its hash up that was free, each
+        /// row points to the puzzle it is or the first isomorph stored, as
+        /// one puzzle at a time would make it; the lookup tables hold their
+        /// invariant; a re-merge adds nothing.
         #[test]
         fn repeats_and_collisions_in_and_across_batches_are_merged_as_one_at_a_time(
             hashes in prop::collection::vec(0..HASHES.len(), 10),
             forms in prop::collection::vec(prop::option::of(0usize..4), 10),
             inputs in prop::collection::vec(prop::collection::vec(0usize..10, 0..25), 1..4),
             batch in prop_oneof![1i64..6, Just(1000i64)],
+            no_time in any::<bool>(),
             isomorphs in any::<bool>(),
         ) {
             let pool = pool(&hashes, &forms);
@@ -1067,7 +1115,7 @@ mod tests {
                 .collect();
             let out = dir.path().join("out.sqlite");
             let dedup = if isomorphs { Dedup::Isomorphs } else { Dedup::Exact };
-            let counts = merge(&out, &paths, dedup, batch);
+            let counts = merge(&out, &paths, dedup, batch, no_time);
 
             let (stored, held) = expected(&inputs, isomorphs);
             let rows: u64 = inputs.iter().map(|r| r.len() as u64).sum();
@@ -1106,7 +1154,7 @@ mod tests {
             prop_assert_eq!(lines, want);
             drop(conn);
 
-            let again = merge(&out, &paths, dedup, batch);
+            let again = merge(&out, &paths, dedup, batch, no_time);
             prop_assert_eq!((again.lines, again.stored), (rows, 0));
             let conn = Connection::open(&out).unwrap();
             invariant::assert_holds(&conn);
