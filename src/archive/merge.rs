@@ -761,9 +761,9 @@ impl<'a> MergeRun<'a> {
                         .optional()
                         .map_err(&write)?;
                     if held.is_none() {
-                        for id in self.pending.with_hash(h) {
-                            if is_row(&mut row, id, &kind, 2, form).map_err(&write)? {
-                                held = Some(id);
+                        for candidate in self.pending.with_hash(h) {
+                            if is_row(&mut row, candidate, &kind, 2, form).map_err(&write)? {
+                                held = Some(candidate);
                                 break;
                             }
                         }
