@@ -101,7 +101,7 @@ pub(super) const BY_CANONICAL: &str = "SELECT p.id, p.givens
     ORDER BY f.puzzle_id LIMIT 1";
 
 /// A row of this batch, compared when its key or hash is a line's.
-const ROW: &str = "SELECT type, givens, canonical FROM puzzles WHERE id = ?1";
+pub(super) const ROW: &str = "SELECT type, givens, canonical FROM puzzles WHERE id = ?1";
 
 const INSERT_REJECT: &str = "INSERT OR IGNORE INTO rejects
     (import_id, file_id, line, raw, reason, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";

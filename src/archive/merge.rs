@@ -16,14 +16,19 @@
 //!   order it first saw them), so the output's new puzzles get ids in the
 //!   order an import of the inputs' files, in the same order, would give.
 //!   A puzzle is a duplicate when the output holds the same type and
-//!   givens (found in `puzzles_by_key` through [`crate::record::key_of`],
-//!   stepping past collisions with [`crate::record::next_key`] as the
-//!   importer does) or, with [`Dedup::Isomorphs`], the same canonical form
-//!   (found through `puzzles_by_form`); its provenance lines then point to
-//!   the held puzzle (`isomorph` for the latter). A new puzzle goes in
-//!   under the free key the lookup ended on, with its `puzzles_by_key` row
-//!   and, when it has a canonical hash, its `puzzles_by_form` row, in the
-//!   same transaction (the lookup tables' invariant, [`super::lookup`]).
+//!   givens or, with [`Dedup::Isomorphs`], the same canonical form; its
+//!   provenance lines then point to the held puzzle (`isomorph` for the
+//!   latter). Both lookups ask what the open batch stored first, then the
+//!   tables of earlier batches, as the importer's ([`super::lines`]): by
+//!   identity the key walk ([`super::lookup::walk`] from
+//!   [`crate::record::key_of`], stepping past collisions with
+//!   [`crate::record::next_key`]) over the batch's keys ([`Pending`]) and
+//!   `puzzles_by_key`; by form `puzzles_by_form`, then the batch's puzzles
+//!   of the same canonical hash. A new puzzle goes in under the next id and
+//!   the free key the walk ended on; its lookup entries wait in
+//!   [`Pending`] and are written sorted just before the batch's commit, in
+//!   the same transaction (the lookup tables' invariant,
+//!   [`super::lookup`]), and forgotten when the batch is rolled back.
 //!   Files are matched by identity (real path; standard input by name;
 //!   rows from before real paths by path), so a file that both inputs
 //!   imported is one file, and its lines one set of provenance rows.
@@ -36,12 +41,19 @@
 //!   counts and status brought up to date.
 //! - **The import's guarantees.** The merge is a run in `imports` (status,
 //!   counts, `finished_at`) under the import lock, begun and ended as an
-//!   import's ([`super::run`]). Rows are written in batch transactions of
-//!   at most [`BATCH_PUZZLES`] puzzles with all their provenance lines (or
-//!   [`BATCH_REJECTS`] rejects) and the run's counts: a kill loses at most the batch in flight. Every write is
-//!   idempotent (puzzles by key, provenance and rejects by their unique
-//!   keys, files and imports by identity), so a re-run completes a killed
-//!   merge and a re-merge adds nothing.
+//!   import's ([`super::run`]). Rows are written in batch transactions
+//!   with all their provenance lines (or of [`BATCH_REJECTS`] rejects) and
+//!   the run's counts: a kill loses at most the batch in flight. A batch
+//!   of puzzles grows with the output as an import's ([`Scale`]: an
+//!   eighth of the puzzles it holds, at least [`super::BATCH_LINES`]),
+//!   so that the sweep of its lookup entries through the two tables is
+//!   shared by many puzzles, and ends after [`Scale::time`] whatever its
+//!   size, as an import's does, so that another writer never waits long
+//!   for the lock; the page cache grows with the output as an import's
+//!   ([`Archive::apply_scale`]). Every write is idempotent (puzzles by
+//!   key, provenance and rejects by their unique keys, files and imports
+//!   by identity), so a re-run completes a killed merge and a re-merge
+//!   adds nothing.
 //! - **A stop request ends it cleanly**, as it does an import: the flag
 //!   given to [`MergeRun::stop_on`] is read before every row copied; once
 //!   it is raised no further row is read, the batch in flight (whole
@@ -49,27 +61,29 @@
 //!   committed, [`MergeRun::merge`] returns [`Ended::Stopped`], and
 //!   [`MergeRun::interrupt`] records the run `interrupted` with its counts.
 //!   [`MergeRun::reached`] says how far it got; a re-run completes it.
-//! - **Bounded memory.** Only the current batch's id map (input puzzle id
-//!   to output id) and the small file and import maps are held.
+//! - **Bounded memory.** Besides the page cache (sized as an import's),
+//!   only the current batch's id map (input puzzle id to output id) and
+//!   its pending lookup entries (about 45 bytes a new puzzle, [`Pending`])
+//!   and the small file and import maps are held.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::lines::{BY_CANONICAL, Counts, Dedup};
-use super::lookup::{BY_KEY, seek};
+use super::lines::{BY_CANONICAL, Counts, Dedup, INSERT_PUZZLE, ROW};
+use super::lookup::{BY_KEY, Holder, held_at, walk};
+use super::pending::Pending;
 use super::run::{MERGE, Run};
-use super::{Archive, ArchiveError, Found, beside, inspect, open_read_only, schema};
+use super::{Archive, ArchiveError, Found, Scale, beside, inspect, open_read_only, schema};
 use crate::core::canon;
 use crate::core::puzzle::PuzzleType;
 pub use crate::pipeline::Ended;
-use crate::record::{canonical_hash, key_of};
+use crate::record::canonical_hash;
 
-/// Puzzles (with their provenance lines) per batch transaction.
-pub const BATCH_PUZZLES: i64 = 100_000;
 /// Reject rows per batch transaction.
 const BATCH_REJECTS: i64 = 100_000;
 /// The oldest schema an input may have: files by identity, file reads.
@@ -203,12 +217,27 @@ pub struct MergeRun<'a> {
     pub counts: Counts,
     pub new_imports: u64,
     pub interrupted: Vec<i64>,
-    /// Puzzles per batch transaction ([`BATCH_PUZZLES`]; tests take fewer).
-    pub batch_puzzles: i64,
+    /// Puzzles per batch transaction, in place of [`Scale::lines`] (for
+    /// tests).
+    pub batch_puzzles: Option<i64>,
     /// The last row committed, once one is.
     pub reached: Option<Reached>,
     run: Run,
-    in_batch: bool,
+    /// When the open batch transaction began, if one is open.
+    batch_started: Option<Instant>,
+    /// The lookup entries of the puzzles the open batch stored, written at
+    /// its commit.
+    pending: Pending,
+    /// The output's puzzles when the merge began.
+    puzzles_before: u64,
+    /// Batches and cache for the output's size now.
+    scale: Scale,
+    /// How long a batch lasts at most, in place of [`Scale::time`] (for
+    /// tests).
+    batch_time: Option<Duration>,
+    /// The hash a puzzle's key walk starts from: [`crate::record::key_of`]
+    /// (tests make puzzles collide).
+    key_of: fn(&str, &str) -> i64,
     /// Raised to ask the merge to stop at the next row.
     stop: Option<Arc<AtomicBool>>,
 }
@@ -228,6 +257,9 @@ impl<'a> MergeRun<'a> {
         // just read or written; the tests check `foreign_key_check`.
         let (run, interrupted) = Run::begin(out, &MERGE, arguments)?;
         let merge_id = run.id;
+        let puzzles_before = out.puzzle_count()?;
+        let scale = out.scale_at(puzzles_before);
+        out.apply_scale(scale)?;
         if dedup == Dedup::Isomorphs {
             super::canonical::fill_missing(&out.conn)?;
         }
@@ -238,10 +270,15 @@ impl<'a> MergeRun<'a> {
             counts: Counts::default(),
             new_imports: 0,
             interrupted,
-            batch_puzzles: BATCH_PUZZLES,
+            batch_puzzles: None,
             reached: None,
             run,
-            in_batch: false,
+            batch_started: None,
+            pending: Pending::new(dedup == Dedup::Isomorphs),
+            puzzles_before,
+            scale,
+            batch_time: None,
+            key_of: crate::record::key_of,
             stop: None,
         })
     }
@@ -258,22 +295,41 @@ impl<'a> MergeRun<'a> {
             .is_some_and(|f| f.load(Ordering::Relaxed))
     }
 
+    /// Whether the open batch takes no further row: a stop was asked for,
+    /// or it holds rows (`holds_rows`) and its time is up.
+    fn batch_ends(&self, holds_rows: bool) -> bool {
+        let time = self.batch_time.unwrap_or(self.scale.time);
+        self.stopping() || (holds_rows && self.batch_started.is_some_and(|t| t.elapsed() >= time))
+    }
+
+    /// Puzzles per batch: an eighth of the output's, at least
+    /// [`super::BATCH_LINES`] ([`Scale`]), unless set for a test.
+    fn puzzles_per_batch(&self) -> i64 {
+        self.batch_puzzles
+            .unwrap_or_else(|| i64::try_from(self.scale.lines).unwrap_or(i64::MAX))
+    }
+
     fn batch(&mut self) -> Result<(), ArchiveError> {
-        if !self.in_batch {
+        if self.batch_started.is_none() {
             self.out
                 .conn
                 .execute_batch("BEGIN IMMEDIATE")
                 .map_err(sql("starting a batch"))?;
-            self.in_batch = true;
+            self.batch_started = Some(Instant::now());
         }
         Ok(())
     }
 
-    /// Commits the open batch with the run's counts.
+    /// Commits the open batch with its lookup entries and the run's
+    /// counts, then lets a waiting import in and sizes the next batch and
+    /// the cache for the output as it is now.
     fn commit(&mut self) -> Result<(), ArchiveError> {
-        if !self.in_batch {
+        if self.batch_started.is_none() {
             return Ok(());
         }
+        self.pending
+            .write(&self.out.conn)
+            .map_err(sql("committing a batch"))?;
         let c = self.counts;
         self.out
             .conn
@@ -292,12 +348,17 @@ impl<'a> MergeRun<'a> {
                 ],
             )
             .map_err(sql("writing a batch"))?;
-        self.in_batch = false;
+        self.batch_started = None;
         self.out
             .conn
             .execute_batch("COMMIT")
             .map_err(sql("committing a batch"))?;
         self.run.yield_to_waiting();
+        let scale = self.out.scale_at(self.puzzles_before + c.stored);
+        if scale != self.scale {
+            self.out.apply_scale(scale)?;
+            self.scale = scale;
+        }
         Ok(())
     }
 
@@ -328,7 +389,9 @@ impl<'a> MergeRun<'a> {
             None => self.commit(),
             Some(_) => Ok(()),
         };
-        self.in_batch = false;
+        // Committed or rolled back by the run's end: no batch is left open.
+        self.batch_started = None;
+        self.pending.clear();
         self.run.finish(&self.out.conn, committed, error)
     }
 
@@ -545,26 +608,27 @@ impl<'a> MergeRun<'a> {
     }
 
     /// Copies the rows of one table of `input` in id order, in batch
-    /// transactions of at most `limit` rows, until they end or a stop is
-    /// asked for. `select` takes the id to start after and `limit`
-    /// (`... WHERE id > ?1 ORDER BY id LIMIT ?2`); `copy` writes the rows of
-    /// one batch (given the id they start after), reads none once a stop is
-    /// asked for, and returns the last id it copied, if any. Each batch is
-    /// committed with the run's counts and becomes [`MergeRun::reached`],
-    /// the row called `what`.
+    /// transactions of at most `limit` rows (asked before each batch),
+    /// until they end or a stop is asked for. `select` takes the id to
+    /// start after and the limit (`... WHERE id > ?1 ORDER BY id LIMIT
+    /// ?2`); `copy` writes the rows of one batch (given the id they start
+    /// after), reads none once the batch ends ([`MergeRun::batch_ends`]:
+    /// a stop asked for, or its time up), and returns the last id it
+    /// copied, if any. Each batch is committed with the run's counts and
+    /// becomes [`MergeRun::reached`], the row called `what`.
     fn in_batches(
         &mut self,
         input: &Input,
         what: &'static str,
         select: &mut rusqlite::Statement<'_>,
-        limit: i64,
+        limit: fn(&Self) -> i64,
         read: &dyn Fn(rusqlite::Error) -> ArchiveError,
         mut copy: impl FnMut(&mut Self, i64, rusqlite::Rows<'_>) -> Result<Option<i64>, ArchiveError>,
     ) -> Result<Ended, ArchiveError> {
         let mut after = 0i64;
         loop {
             self.batch()?;
-            let rows = select.query(params![after, limit]).map_err(read)?;
+            let rows = select.query(params![after, limit(self)]).map_err(read)?;
             let last = copy(self, after, rows)?;
             self.commit()?;
             let Some(last) = last else {
@@ -604,12 +668,11 @@ impl<'a> MergeRun<'a> {
                  WHERE puzzle_id BETWEEN ?1 AND ?2",
             )
             .map_err(&read)?;
-        let limit = self.batch_puzzles;
         self.in_batches(
             input,
             "puzzle",
             &mut select,
-            limit,
+            Self::puzzles_per_batch,
             &read,
             |this, after, rows| {
                 let mut map = HashMap::new();
@@ -635,25 +698,13 @@ impl<'a> MergeRun<'a> {
         let read = sql("reading the puzzles of an input");
         let write = sql("writing a batch");
         let c = &self.out.conn;
+        let mut by_key = c.prepare_cached(BY_KEY).map_err(&write)?;
         let mut by_form = c.prepare_cached(BY_CANONICAL).map_err(&write)?;
-        let mut insert = c
-            .prepare_cached(
-                "INSERT INTO puzzles (type, clues, givens, encoding, solutions, solution,
-                     import_id, key, canonical, canonical_hash)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-            )
-            .map_err(&write)?;
-        let mut insert_key = c
-            .prepare_cached("INSERT INTO puzzles_by_key (key, puzzle_id) VALUES (?1, ?2)")
-            .map_err(&write)?;
-        let mut insert_form = c
-            .prepare_cached(
-                "INSERT INTO puzzles_by_form (canonical_hash, puzzle_id) VALUES (?1, ?2)",
-            )
-            .map_err(&write)?;
+        let mut row = c.prepare_cached(ROW).map_err(&write)?;
+        let mut insert = c.prepare_cached(INSERT_PUZZLE).map_err(&write)?;
         let mut last = None;
         while let Some(r) = rows.next().map_err(&read)? {
-            if self.stopping() {
+            if self.batch_ends(last.is_some()) {
                 break;
             }
             let id: i64 = r.get(0).map_err(&read)?;
@@ -672,13 +723,21 @@ impl<'a> MergeRun<'a> {
             let encoding: String = r.get(4).map_err(&read)?;
             let solutions: i64 = r.get(5).map_err(&read)?;
             let solution: Option<String> = r.get(6).map_err(&read)?;
-            // The held puzzle of the same identity; else the free key,
-            // where it is stored unless an isomorph is held.
-            let key = match seek(c, BY_KEY, &kind, &givens, key_of(&kind, &givens), |r| {
-                r.get(0)
+            // The held puzzle of the same identity, of this batch or an
+            // earlier one; else the free key, where it is stored unless an
+            // isomorph is held.
+            let walked = walk((self.key_of)(&kind, &givens), |key| {
+                match self.pending.key(key) {
+                    Some(held) => Ok(if is_row(&mut row, held, &kind, 1, &givens)? {
+                        Holder::Sought(held)
+                    } else {
+                        Holder::Other
+                    }),
+                    None => held_at(&mut by_key, &kind, &givens, key, |r| r.get(0)),
+                }
             })
-            .map_err(&write)?
-            {
+            .map_err(&write)?;
+            let key = match walked {
                 Ok(here) => {
                     self.counts.duplicates += 1;
                     map.insert(id, (here, false));
@@ -694,31 +753,43 @@ impl<'a> MergeRun<'a> {
                     hash = Some(canonical_hash(&kind, &form));
                     canonical = Some(form);
                 }
-                if let (Some(form), Some(h)) = (&canonical, hash)
-                    && let Some(here) = by_form
+                if let (Some(form), Some(h)) = (&canonical, hash) {
+                    // The first stored puzzle of this form: of earlier
+                    // batches (lower ids), else of this one.
+                    let mut held = by_form
                         .query_row(params![h, kind, form], |r| r.get::<_, i64>(0))
                         .optional()
-                        .map_err(&write)?
-                {
-                    self.counts.duplicates += 1;
-                    self.counts.isomorphs += 1;
-                    map.insert(id, (here, true));
-                    continue;
+                        .map_err(&write)?;
+                    if held.is_none() {
+                        for candidate in self.pending.with_hash(h) {
+                            if is_row(&mut row, candidate, &kind, 2, form).map_err(&write)? {
+                                held = Some(candidate);
+                                break;
+                            }
+                        }
+                    }
+                    if let Some(here) = held {
+                        self.counts.duplicates += 1;
+                        self.counts.isomorphs += 1;
+                        map.insert(id, (here, true));
+                        continue;
+                    }
                 }
             }
-            // The row and its lookup entries, in this batch's transaction:
-            // the lookup tables' invariant (see `lookup`).
-            insert
+            // The row now, its lookup entries at the batch's commit, in
+            // this batch's transaction: the lookup tables' invariant (see
+            // `lookup`).
+            let stored = self.pending.next_id(c).map_err(&write)?;
+            let added = insert
                 .execute(params![
-                    kind, clues, givens, encoding, solutions, solution, import, key, canonical,
-                    hash,
+                    stored, kind, clues, givens, encoding, solutions, solution, import, key,
+                    canonical, hash,
                 ])
                 .map_err(&write)?;
-            let stored = c.last_insert_rowid();
-            insert_key.execute(params![key, stored]).map_err(&write)?;
-            if let Some(h) = hash {
-                insert_form.execute(params![h, stored]).map_err(&write)?;
+            if added != 1 {
+                return Err(write(rusqlite::Error::StatementChangedRows(added)));
             }
+            self.pending.add(key, stored, hash);
             self.counts.stored += 1;
             map.insert(id, (stored, false));
         }
@@ -783,7 +854,7 @@ impl<'a> MergeRun<'a> {
             input,
             "reject",
             &mut select,
-            BATCH_REJECTS,
+            |_| BATCH_REJECTS,
             &read,
             |this, _, rows| this.store_rejects(rows, here),
         )
@@ -808,7 +879,7 @@ impl<'a> MergeRun<'a> {
             .map_err(&write)?;
         let mut last = None;
         while let Some(r) = rows.next().map_err(&read)? {
-            if self.stopping() {
+            if self.batch_ends(last.is_some()) {
                 break;
             }
             last = Some(r.get::<_, i64>(0).map_err(&read)?);
@@ -829,5 +900,268 @@ impl<'a> MergeRun<'a> {
                 .map_err(&write)?;
         }
         Ok(last)
+    }
+}
+
+/// Whether the puzzle `id` (read by `row`, [`ROW`]: type, givens,
+/// canonical form) has type `kind` and `text` in column `column` (1 the
+/// givens, 2 the form).
+fn is_row(
+    row: &mut rusqlite::Statement<'_>,
+    id: i64,
+    kind: &str,
+    column: usize,
+    text: &str,
+) -> rusqlite::Result<bool> {
+    row.query_row([id], |r| {
+        Ok(r.get_ref(0)?.as_str()? == kind && r.get_ref(column)?.as_str_or_null()? == Some(text))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::archive::Tuning;
+    use crate::archive::lookup::invariant;
+    use crate::record::next_key;
+
+    /// Key hashes close together, and across the wrap from the largest key
+    /// to the least, as the importer's test has them ([`super::super::lines`]),
+    /// so that puzzles share them and step past each other.
+    const HASHES: [i64; 5] = [i64::MAX - 1, i64::MAX, i64::MIN, 0, 1];
+
+    /// The key hash of a test puzzle: its givens begin with an index into
+    /// [`HASHES`].
+    fn colliding(_kind: &str, givens: &str) -> i64 {
+        HASHES[givens[..1].parse::<usize>().unwrap()]
+    }
+
+    /// A test puzzle: its type, givens, and canonical form with its hash.
+    #[derive(Clone, Debug, PartialEq)]
+    struct Puzzle {
+        kind: &'static str,
+        givens: String,
+        form: Option<(String, i64)>,
+    }
+
+    /// Puzzle `i` of the pool: a Sudoku for even `i`, a Killer with the same
+    /// givens (so the same key hash) for odd; the key hash `hashes[i]` (of
+    /// the even one); the form `forms[i]`, whose hash only its parity makes
+    /// (forms 0 and 2 collide, as do 1 and 3), or none.
+    fn pool(hashes: &[usize], forms: &[Option<usize>]) -> Vec<Puzzle> {
+        (0..hashes.len())
+            .map(|i| Puzzle {
+                kind: if i % 2 == 0 { "sudoku" } else { "killer" },
+                givens: format!("{}:{}", hashes[i - i % 2], i / 2),
+                form: forms[i].map(|f| (format!("form {f}"), (f % 2) as i64)),
+            })
+            .collect()
+    }
+
+    /// An input archive holding `puzzles` as its rows 1, 2, ..., each with
+    /// one provenance line (its row's number, in a file named as the
+    /// archive). Duplicates and all, which no import leaves (nor its lookup
+    /// tables, left empty here): the merge reads the rows and their lines.
+    fn input(dir: &Path, name: &str, puzzles: &[Puzzle]) -> PathBuf {
+        let path = dir.join(name);
+        let a = Archive::open_or_create(&path, Tuning::default()).unwrap();
+        a.conn
+            .execute_batch(&format!(
+                "INSERT INTO imports (id, arguments, status) VALUES (1, '[\"{name}\"]', 'finished');
+                 INSERT INTO files (id, path, real_path) VALUES (1, '{name}', '/{name}');"
+            ))
+            .unwrap();
+        for (i, p) in puzzles.iter().enumerate() {
+            let form = p.form.as_ref();
+            a.conn
+                .execute(
+                    "INSERT INTO puzzles (id, type, clues, givens, encoding, solutions, import_id,
+                         key, canonical, canonical_hash)
+                     VALUES (?1, ?2, 0, ?3, 'e', 2, 1, ?1, ?4, ?5)",
+                    params![
+                        i as i64 + 1,
+                        p.kind,
+                        p.givens,
+                        form.map(|f| &f.0),
+                        form.map(|f| f.1)
+                    ],
+                )
+                .unwrap();
+            a.conn
+                .execute(
+                    "INSERT INTO sources (puzzle_id, file_id, line, import_id) VALUES (?1, 1, ?1, 1)",
+                    [i as i64 + 1],
+                )
+                .unwrap();
+        }
+        path
+    }
+
+    /// Merges `inputs` into `out` in batches of `batch` puzzles, or of one
+    /// each when every batch's time is up at once (`no_time`), keys from
+    /// [`colliding`].
+    fn merge(out: &Path, inputs: &[PathBuf], dedup: Dedup, batch: i64, no_time: bool) -> Counts {
+        let inputs: Vec<Input> = inputs.iter().map(|p| open_input(p, out).unwrap()).collect();
+        let mut archive = Archive::open_or_create(out, Tuning::default()).unwrap();
+        let mut run = MergeRun::begin(&mut archive, dedup, &[]).unwrap();
+        run.key_of = colliding;
+        run.batch_puzzles = Some(batch);
+        if no_time {
+            run.batch_time = Some(Duration::ZERO);
+        }
+        for input in &inputs {
+            assert_eq!(run.merge(input).unwrap(), Ended::Complete);
+        }
+        run.finish(None).unwrap();
+        run.counts
+    }
+
+    /// What a merge of `inputs` (into an empty archive, in order) makes,
+    /// one puzzle at a time: the puzzles stored, in id order, each with its
+    /// key, and for each input row the puzzle that holds it and whether as
+    /// an isomorph.
+    #[allow(clippy::type_complexity)]
+    fn expected(
+        inputs: &[Vec<Puzzle>],
+        isomorphs: bool,
+    ) -> (Vec<(Puzzle, i64)>, Vec<Vec<(i64, bool)>>) {
+        let mut stored: Vec<(Puzzle, i64)> = Vec::new();
+        let mut keys: HashMap<i64, usize> = HashMap::new();
+        let mut held = Vec::new();
+        for rows in inputs {
+            let mut of_rows = Vec::new();
+            for p in rows {
+                let mut key = colliding(p.kind, &p.givens);
+                let same = loop {
+                    match keys.get(&key) {
+                        None => break None,
+                        Some(&i)
+                            if stored[i].0.kind == p.kind && stored[i].0.givens == p.givens =>
+                        {
+                            break Some(i);
+                        }
+                        Some(_) => key = next_key(key),
+                    }
+                };
+                let form = |q: &Puzzle| q.form.as_ref().map(|f| f.0.clone());
+                let isomorph = || {
+                    stored.iter().position(|(q, _)| {
+                        isomorphs && p.form.is_some() && q.kind == p.kind && form(q) == form(p)
+                    })
+                };
+                let (i, as_isomorph) = match (same, isomorph()) {
+                    (Some(i), _) => (i, false),
+                    (None, Some(i)) => (i, true),
+                    (None, None) => {
+                        keys.insert(key, stored.len());
+                        stored.push((p.clone(), key));
+                        (stored.len() - 1, false)
+                    }
+                };
+                of_rows.push((i as i64 + 1, as_isomorph));
+            }
+            held.push(of_rows);
+        }
+        (stored, held)
+    }
+
+    /// The rows of `sql`, four columns each.
+    fn four<A, B, C, D>(conn: &Connection, sql: &str) -> Vec<(A, B, C, D)>
+    where
+        A: rusqlite::types::FromSql,
+        B: rusqlite::types::FromSql,
+        C: rusqlite::types::FromSql,
+        D: rusqlite::types::FromSql,
+    {
+        let mut st = conn.prepare(sql).unwrap();
+        let rows = st.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)));
+        rows.unwrap().collect::<Result<_, _>>().unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Inputs whose puzzles repeat (exact duplicates and isomorphs, of
+        /// puzzles of the same batch or of earlier ones) and whose key and
+        /// form hashes collide, merged in batches of every size (or cut
+        /// short by their time after each puzzle): each puzzle is stored
+        /// once, under the first key from its hash up that was free, each
+        /// row points to the puzzle it is or the first isomorph stored, as
+        /// one puzzle at a time would make it; the lookup tables hold their
+        /// invariant; a re-merge adds nothing.
+        #[test]
+        fn repeats_and_collisions_in_and_across_batches_are_merged_as_one_at_a_time(
+            hashes in prop::collection::vec(0..HASHES.len(), 10),
+            forms in prop::collection::vec(prop::option::of(0usize..4), 10),
+            inputs in prop::collection::vec(prop::collection::vec(0usize..10, 0..25), 1..4),
+            batch in prop_oneof![1i64..6, Just(1000i64)],
+            no_time in any::<bool>(),
+            isomorphs in any::<bool>(),
+        ) {
+            let pool = pool(&hashes, &forms);
+            let inputs: Vec<Vec<Puzzle>> = inputs
+                .iter()
+                .map(|rows| rows.iter().map(|&i| pool[i].clone()).collect())
+                .collect();
+            let dir = tempfile::tempdir().unwrap();
+            let paths: Vec<PathBuf> = inputs
+                .iter()
+                .enumerate()
+                .map(|(k, rows)| input(dir.path(), &format!("in{k}.sqlite"), rows))
+                .collect();
+            let out = dir.path().join("out.sqlite");
+            let dedup = if isomorphs { Dedup::Isomorphs } else { Dedup::Exact };
+            let counts = merge(&out, &paths, dedup, batch, no_time);
+
+            let (stored, held) = expected(&inputs, isomorphs);
+            let rows: u64 = inputs.iter().map(|r| r.len() as u64).sum();
+            let as_isomorphs = held.iter().flatten().filter(|h| h.1).count() as u64;
+            prop_assert_eq!(
+                (counts.lines, counts.stored, counts.duplicates, counts.isomorphs),
+                (rows, stored.len() as u64, rows - stored.len() as u64, as_isomorphs)
+            );
+            let conn = Connection::open(&out).unwrap();
+            invariant::assert_holds(&conn);
+            let puzzles: Vec<(i64, String, String, i64)> =
+                four(&conn, "SELECT id, type, givens, key FROM puzzles ORDER BY id");
+            let want: Vec<(i64, String, String, i64)> = stored
+                .iter()
+                .enumerate()
+                .map(|(i, (p, key))| (i as i64 + 1, p.kind.to_string(), p.givens.clone(), *key))
+                .collect();
+            prop_assert_eq!(&puzzles, &want);
+            let mut lines: Vec<(String, i64, i64, String)> = four(
+                &conn,
+                "SELECT f.path, s.line, s.puzzle_id, s.relation
+                 FROM sources AS s JOIN files AS f ON f.id = s.file_id",
+            );
+            lines.sort();
+            let mut want: Vec<(String, i64, i64, String)> = held
+                .iter()
+                .enumerate()
+                .flat_map(|(k, rows)| {
+                    rows.iter().enumerate().map(move |(line, &(id, isomorph))| {
+                        let relation = if isomorph { "isomorph" } else { "exact" };
+                        (format!("in{k}.sqlite"), line as i64 + 1, id, relation.to_string())
+                    })
+                })
+                .collect();
+            want.sort();
+            prop_assert_eq!(lines, want);
+            drop(conn);
+
+            let again = merge(&out, &paths, dedup, batch, no_time);
+            prop_assert_eq!((again.lines, again.stored), (rows, 0));
+            let conn = Connection::open(&out).unwrap();
+            invariant::assert_holds(&conn);
+            let count: i64 = conn
+                .query_row("SELECT count(*) FROM puzzles", [], |r| r.get(0))
+                .unwrap();
+            prop_assert_eq!(count, stored.len() as i64);
+        }
     }
 }

@@ -31,9 +31,10 @@ pub struct MergeArgs {
     /// Print the summary as one JSON object.
     #[arg(long)]
     pub json: bool,
-    /// Puzzles per batch transaction (for tests of a killed merge).
-    #[arg(long, hide = true, default_value_t = merge::BATCH_PUZZLES)]
-    pub batch_puzzles: i64,
+    /// Puzzles per batch transaction, in place of the batches that grow
+    /// with the archive (for tests of a killed merge).
+    #[arg(long, hide = true)]
+    pub batch_puzzles: Option<i64>,
     /// The archives to merge, in this order; each is only read.
     #[arg(required = true, value_name = "ARCHIVE")]
     pub archives: Vec<PathBuf>,
@@ -60,7 +61,7 @@ pub fn run(a: MergeArgs) -> anyhow::Result<u8> {
         return Ok(status);
     }
     let mut run = MergeRun::begin(&mut archive, dedup, &arguments)?;
-    run.batch_puzzles = a.batch_puzzles.max(1);
+    run.batch_puzzles = a.batch_puzzles.map(|n| n.max(1));
     run.stop_on(interrupt.flag());
     let mut result = Ok(Ended::Complete);
     for input in &inputs {

@@ -2,7 +2,7 @@
 //! gives; a re-merge adds nothing; a killed merge is completed by a re-run;
 //! inputs are never changed and foreign files are refused.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
 use std::time::Duration;
 
@@ -156,18 +156,27 @@ fn merging_archives_gives_what_one_import_of_their_files_gives() {
     checked(&w, "out.sqlite");
 }
 
+/// Two files of 300 puzzles each, the second's each an isomorph of the
+/// first's at the same line.
+fn isomorph_files(w: &Workdir) -> (PathBuf, PathBuf) {
+    let text = relabelled_kaggle(2);
+    let lines: Vec<&str> = text.lines().collect();
+    let part = |from: usize| -> String {
+        lines[from..from + 300]
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect()
+    };
+    (
+        w.write("first.txt", part(0)),
+        w.write("second.txt", part(10_000)),
+    )
+}
+
 #[test]
 fn merging_with_isomorph_dedup_gives_what_an_import_with_it_gives() {
     let w = Workdir::new();
-    let text = relabelled_kaggle(2);
-    let lines: Vec<&str> = text.lines().collect();
-    let first: String = lines[..300].iter().map(|l| format!("{l}\n")).collect();
-    let second: String = lines[10_000..10_300]
-        .iter()
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let f1 = w.write("first.txt", first);
-    let f2 = w.write("second.txt", second);
+    let (f1, f2) = isomorph_files(&w);
     import_into(&w, "a.sqlite", &[&f1], &[]);
     import_into(&w, "b.sqlite", &[&f2], &["--no-canonical"]);
     import_into(&w, "one.sqlite", &[&f1], &[]);
@@ -196,6 +205,28 @@ fn merging_with_isomorph_dedup_gives_what_an_import_with_it_gives() {
         ),
         ["300"]
     );
+}
+
+/// An input that holds isomorphs of its own puzzles (imported with exact
+/// dedup), merged with `--dedup isomorphs` in one batch: each isomorph is
+/// found among the puzzles the batch stored before it, whose lookup
+/// entries wait for its commit, as an import of the same files finds it.
+#[test]
+fn isomorphs_of_puzzles_of_the_same_batch_are_found_before_its_commit() {
+    let w = Workdir::new();
+    let (f1, f2) = isomorph_files(&w);
+    import_into(&w, "a.sqlite", &[&f1, &f2], &[]);
+    import_into(&w, "one.sqlite", &[&f1, &f2], &["--dedup", "isomorphs"]);
+    let args = ["--db", "out.sqlite", "--dedup", "isomorphs", "a.sqlite"];
+    // Into a new archive, then again: every puzzle is held then, by
+    // identity or by form, found in the tables.
+    for counts in [[300, 300, 300], [0, 600, 300]] {
+        let m = merge(&w, &args);
+        let got = ["stored", "duplicates", "isomorphs"].map(|k| m[k].as_u64());
+        assert_eq!(got, counts.map(Some), "{m}");
+        same(&w, "out.sqlite", "one.sqlite");
+        checked(&w, "out.sqlite");
+    }
 }
 
 #[test]
