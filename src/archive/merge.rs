@@ -41,6 +41,7 @@
 //!   counts and status brought up to date.
 //! - **The import's guarantees.** The merge is a run in `imports` (status,
 //!   counts, `finished_at`) under the import lock, begun and ended as an
+//!   import's, its WAL bounded beside readers between batches as an
 //!   import's ([`super::run`]). Rows are written in batch transactions
 //!   with all their provenance lines (or of [`BATCH_REJECTS`] rejects) and
 //!   the run's counts: a kill loses at most the batch in flight. A batch
@@ -353,7 +354,7 @@ impl<'a> MergeRun<'a> {
             .conn
             .execute_batch("COMMIT")
             .map_err(sql("committing a batch"))?;
-        self.run.yield_to_waiting();
+        self.run.after_commit(self.out);
         let scale = self.out.scale_at(self.puzzles_before + c.stored);
         if scale != self.scale {
             self.out.apply_scale(scale)?;

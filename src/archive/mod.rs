@@ -697,7 +697,7 @@ impl Archive {
             .execute_batch(&format!(
                 "PRAGMA cache_size = -{}; PRAGMA journal_size_limit = {};",
                 scale.cache_mib * 1024,
-                writer::WAL_TRIM.max(scale.cache_mib << 20)
+                run::WAL_TRIM.max(scale.cache_mib << 20)
             ))
             .map_err(|e| ArchiveError::sql("sizing the page cache", e))
     }
@@ -747,7 +747,7 @@ impl Archive {
         c.execute_batch(&format!(
             "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;
              PRAGMA journal_size_limit = {};",
-            writer::WAL_TRIM
+            run::WAL_TRIM
         ))
         .map_err(|e| self.error("configuring the connection", e))?;
         self.set_cache_mib(starting_cache_mib(tuning))?;

@@ -16,8 +16,15 @@
 //!   full disk gives back the lock file's reserve and writes it again, so
 //!   that an import or a merge stopped by a full disk is still recorded
 //!   `failed`.
-//! - **Between batches** a run lets a waiting import in
-//!   ([`Run::yield_to_waiting`]).
+//! - **Between batches** ([`Run::after_commit`]) a run keeps the WAL
+//!   bounded beside readers, then lets a waiting import in. After a commit
+//!   that leaves the WAL over [`WAL_BOUND`], a `wal_checkpoint(RESTART)`
+//!   waits (at most [`CHECKPOINT_WAIT`]) for readers still on older
+//!   snapshots, so that the next batch writes the WAL from its start again
+//!   instead of growing it; `journal_size_limit` trims the file to
+//!   [`WAL_TRIM`] then, and the end of the run truncates it. A reader that
+//!   holds one snapshot for longer (an open `sqlite3` transaction) keeps
+//!   the WAL growing until it ends.
 //! - The caller keeps its own specifics: its counts columns, its batches,
 //!   what it reports. The lock is released when the [`Run`] is dropped.
 
@@ -30,6 +37,18 @@ use super::{Archive, ArchiveError, set_foreign_keys};
 
 /// How long the checkpoint at the end of a run waits for readers.
 pub const FINAL_CHECKPOINT_WAIT: Duration = Duration::from_secs(1);
+
+/// The WAL size past which a commit is followed by a checkpoint that waits
+/// for readers.
+pub const WAL_BOUND: u64 = 64 << 20;
+/// The least size the WAL file is trimmed to when it restarts
+/// (`journal_size_limit`): above a batch's usual size into a small archive
+/// (about 95 MB for 131,072 new puzzles), so that the file is not shortened
+/// and grown again at every batch. Into a large archive it is the page
+/// cache's size ([`Archive::apply_scale`]).
+pub const WAL_TRIM: u64 = 4 * WAL_BOUND;
+/// How long that checkpoint waits for readers.
+const CHECKPOINT_WAIT: Duration = Duration::from_millis(200);
 
 /// What differs between the kinds of run: the error contexts.
 pub struct Kind {
@@ -77,8 +96,18 @@ impl Run {
         Ok((Run { id, kind, lock }, interrupted))
     }
 
-    /// After a batch's commit: lets an import that waits for the lock in.
-    pub fn yield_to_waiting(&self) {
+    /// After a batch's commit: bounds the WAL (see the module doc), then
+    /// lets an import that waits for the lock in.
+    pub fn after_commit(&self, archive: &Archive) {
+        let wal = super::beside(&archive.path, "-wal");
+        if std::fs::metadata(wal).is_ok_and(|m| m.len() > WAL_BOUND) {
+            checkpoint(&archive.conn, "RESTART", CHECKPOINT_WAIT);
+        }
+        self.yield_to_waiting();
+    }
+
+    /// Lets an import that waits for the lock in.
+    fn yield_to_waiting(&self) {
         if self.lock.as_ref().is_some_and(ImportLock::someone_waits) {
             std::thread::sleep(super::lock::YIELD);
         }

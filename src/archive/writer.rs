@@ -40,13 +40,8 @@
 //! takes an eighth of the archive's puzzles, and the cache grows to hold
 //! both tables (up to the bound, [`super::Tuning::cache_mib`]).
 //!
-//! The WAL stays bounded beside readers: after a commit that leaves it
-//! over [`WAL_BOUND`], a `wal_checkpoint(RESTART)` waits (at most
-//! [`CHECKPOINT_WAIT`]) for readers still on older snapshots, so that the
-//! next batch writes the WAL from its start again instead of growing it;
-//! `journal_size_limit` trims the file to [`WAL_TRIM`] then, and the end of an
-//! import truncates it. A reader that holds one snapshot for longer (an
-//! open `sqlite3` transaction) keeps the WAL growing until it ends.
+//! The WAL stays bounded beside readers, as after a merge's batches: see
+//! [`super::run`] (between batches).
 //!
 //! The writer draws nothing: it reports what it has written (the public
 //! [`ImportWriter::counts`], [`ImportWriter::elapsed`], and
@@ -59,14 +54,14 @@
 
 use std::collections::HashSet;
 use std::io;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rusqlite::{OptionalExtension, params};
 
 use super::lines::{ChunkLines, SHOWN_REJECTS};
 pub use super::lines::{Counts, Dedup};
 use super::pending::Pending;
-use super::run::{self, IMPORT, Run};
+use super::run::{IMPORT, Run};
 use super::{Archive, ArchiveError, Scale};
 use crate::core::puzzle::TypeHint;
 use crate::input::{Content, Framing, Identity, Origin, PuzzleColumn, content_of};
@@ -92,18 +87,6 @@ pub struct FileCounts {
 // on a 1M-line import and took about a tenth less time; a kill loses at
 // most one. Past two million puzzles they grow with the archive (see
 // [`Scale`]).
-
-/// The WAL size past which a commit is followed by a checkpoint that waits
-/// for readers.
-pub const WAL_BOUND: u64 = 64 << 20;
-/// The least size the WAL file is trimmed to when it restarts
-/// (`journal_size_limit`): above a batch's usual size into a small archive
-/// (about 95 MB for 131,072 new puzzles), so that the file is not shortened
-/// and grown again at every batch. Into a large archive it is the page
-/// cache's size ([`Archive::apply_scale`]).
-pub const WAL_TRIM: u64 = 4 * WAL_BOUND;
-/// How long that checkpoint waits for readers.
-const CHECKPOINT_WAIT: Duration = Duration::from_millis(200);
 
 /// Why the files of an import could not be planned.
 #[derive(Debug, thiserror::Error)]
@@ -243,7 +226,7 @@ impl<'a> ImportWriter<'a> {
 
     /// Marks the import finished, or failed with the reason (its own
     /// failure to commit the last batch included), then shrinks the WAL
-    /// (on a full disk giving back the lock file's reserve first: [`run`]).
+    /// (on a full disk giving back the lock file's reserve first: [`super::run`]).
     pub fn finish(&mut self, error: Option<&str>) -> Result<(), ArchiveError> {
         let committed = match error {
             Some(_) => Ok(()),
@@ -281,11 +264,7 @@ impl<'a> ImportWriter<'a> {
     /// After a batch's commit: bound the WAL, let a waiting import in, and
     /// size the next batch and the cache for the archive as it is now.
     fn after_commit(&mut self) -> Result<(), ArchiveError> {
-        let wal = super::beside(&self.archive.path, "-wal");
-        if std::fs::metadata(wal).is_ok_and(|m| m.len() > WAL_BOUND) {
-            run::checkpoint(&self.archive.conn, "RESTART", CHECKPOINT_WAIT);
-        }
-        self.run.yield_to_waiting();
+        self.run.after_commit(self.archive);
         let scale = self
             .archive
             .scale_at(self.puzzles_before + self.counts.stored);
