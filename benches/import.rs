@@ -28,18 +28,26 @@
 //! (another seed: other transformations of the same puzzles, so nearly all
 //! new) into the archive just made, and the same file into an empty archive:
 //! a nightly import into a big archive, against the same into a new one.
+//! `--cold` empties the system's page cache (`/proc/sys/vm/drop_caches`,
+//! as root) before each of those two imports: the archive then comes from
+//! disk, as a nightly job finds an archive last used a day before, and
+//! both sides start the same way. Without it the big archive is as the
+//! re-runs left it: partly cached, and on a machine that reclaims idle
+//! page cache (this VM's DAMON `pageout` scheme drops pages idle for a
+//! minute) partly not, by an amount that varies from run to run.
 //! `--make-only` writes the input file (and the nightly one) and stops;
 //! `--binary PATH` times another build of `sudoku-archive` (an old one, in
 //! turns with this one).
 //!
 //! Run: `cargo bench --bench import [-- --millions N] [--rounds N]
-//! [--what-if] [--nightly] [--make-only] [--binary PATH] [--data DIR]
+//! [--what-if] [--nightly [--cold]] [--make-only] [--binary PATH] [--data DIR]
 //! [--corpora DIR]` (needs the
 //! `sqlite3` shell: `scripts/bench.sh` installs it). The runs of issue 24
 //! (minutes each; the 20M file takes 3.3 GB, its archive 11 GB):
 //!
 //! ```text
 //! cargo bench --bench import -- --millions 20 --nightly   # every million's rate; 1M into 20M vs into empty
+//! cargo bench --bench import -- --millions 20 --nightly --cold   # the same pair, both from disk (root)
 //! cargo bench --bench import -- --nightly                  # the same at 1M (no regression at small scale)
 //! ```
 
@@ -191,6 +199,20 @@ fn remove_db(path: &Path) {
         let mut p = path.as_os_str().to_owned();
         p.push(suffix);
         let _ = std::fs::remove_file(PathBuf::from(p));
+    }
+}
+
+/// Writes the dirty pages out and empties the page cache (`--cold`), so the
+/// next import reads its archive and input from disk. Needs root; stops
+/// the benchmark with the reason otherwise, rather than time a warm run as
+/// a cold one.
+fn drop_page_cache() {
+    let synced = Command::new("sync").status().is_ok_and(|s| s.success());
+    assert!(synced, "sync failed");
+    if let Err(e) = std::fs::write("/proc/sys/vm/drop_caches", "3\n") {
+        panic!(
+            "--cold: cannot empty the page cache (/proc/sys/vm/drop_caches: {e}); run as root or without --cold"
+        );
     }
 }
 
@@ -396,6 +418,7 @@ fn round(
     millions: usize,
     what_if: bool,
     nightly_file: Option<&Path>,
+    cold: bool,
 ) -> Round {
     let db = dir.join("bench.sqlite");
     let floor = sqlite_floor(file, &dir.join("floor.sqlite"));
@@ -412,8 +435,14 @@ fn round(
     // A nightly import of a new million into the archive just made, then
     // the same file into an empty archive.
     let nightly = nightly_file.map(|next| {
+        if cold {
+            drop_page_cache();
+        }
         let big = import(next, &db, &[]);
         remove_db(&db);
+        if cold {
+            drop_page_cache();
+        }
         let empty = full_import(next, &db, &[]);
         (big, empty)
     });
@@ -476,6 +505,8 @@ fn main() {
         .max(1);
     let what_if = std::env::args().any(|a| a == "--what-if");
     let nightly = std::env::args().any(|a| a == "--nightly");
+    let cold = std::env::args().any(|a| a == "--cold");
+    assert!(!cold || nightly, "--cold applies to --nightly's imports");
     let lines = millions * 1_000_000;
     // `--data DIR`: another folder for the files and archives, so that two
     // runs can go at once.
@@ -502,7 +533,16 @@ fn main() {
         file.display()
     );
     let all: Vec<Round> = (0..rounds)
-        .map(|_| round(&file, &dir, millions, what_if, nightly_file.as_deref()))
+        .map(|_| {
+            round(
+                &file,
+                &dir,
+                millions,
+                what_if,
+                nightly_file.as_deref(),
+                cold,
+            )
+        })
         .collect();
     let Some(first) = all.first() else { return };
     let run = &first.import;
@@ -575,8 +615,13 @@ fn main() {
         .map(|(big, empty)| big.seconds / empty.seconds)
         .collect();
     if let Some((big, empty)) = &first.nightly {
+        let start = if cold {
+            "from disk"
+        } else {
+            "as the re-runs left it"
+        };
         println!(
-            "new 1M lines into the {millions}M archive: {:.2} s, {:.0} MiB; into an empty one: {:.2} s, {:.0} MiB",
+            "new 1M lines into the {millions}M archive ({start}): {:.2} s, {:.0} MiB; into an empty one: {:.2} s, {:.0} MiB",
             big.seconds,
             rss_mib(big),
             empty.seconds,
