@@ -45,10 +45,10 @@
 //!   import's ([`super::run`]). Rows are written in batch transactions
 //!   with all their provenance lines (or of [`BATCH_REJECTS`] rejects) and
 //!   the run's counts: a kill loses at most the batch in flight. A batch
-//!   of puzzles grows with the output as an import's ([`Scale`]: an
+//!   of puzzles grows with the output as an import's ([`super::Scale`]: an
 //!   eighth of the puzzles it holds, at least [`super::BATCH_LINES`]),
 //!   so that the sweep of its lookup entries through the two tables is
-//!   shared by many puzzles, and ends after [`Scale::time`] whatever its
+//!   shared by many puzzles, and ends after [`super::Scale::time`] whatever its
 //!   size, as an import's does, so that another writer never waits long
 //!   for the lock; the page cache grows with the output as an import's
 //!   ([`Archive::apply_scale`]). Every write is idempotent (puzzles by
@@ -79,7 +79,7 @@ use super::lines::{BY_CANONICAL, Counts, Dedup, INSERT_PUZZLE, ROW};
 use super::lookup::{BY_KEY, Holder, held_at, walk};
 use super::pending::Pending;
 use super::run::{MERGE, Run};
-use super::{Archive, ArchiveError, Found, Scale, beside, inspect, open_read_only, schema};
+use super::{Archive, ArchiveError, Found, beside, inspect, open_read_only, schema};
 use crate::core::canon;
 use crate::core::puzzle::PuzzleType;
 pub use crate::pipeline::Ended;
@@ -218,7 +218,7 @@ pub struct MergeRun<'a> {
     pub counts: Counts,
     pub new_imports: u64,
     pub interrupted: Vec<i64>,
-    /// Puzzles per batch transaction, in place of [`Scale::lines`] (for
+    /// Puzzles per batch transaction, in place of [`super::Scale::lines`] (for
     /// tests).
     pub batch_puzzles: Option<i64>,
     /// The last row committed, once one is.
@@ -229,11 +229,7 @@ pub struct MergeRun<'a> {
     /// The lookup entries of the puzzles the open batch stored, written at
     /// its commit.
     pending: Pending,
-    /// The output's puzzles when the merge began.
-    puzzles_before: u64,
-    /// Batches and cache for the output's size now.
-    scale: Scale,
-    /// How long a batch lasts at most, in place of [`Scale::time`] (for
+    /// How long a batch lasts at most, in place of [`super::Scale::time`] (for
     /// tests).
     batch_time: Option<Duration>,
     /// The hash a puzzle's key walk starts from: [`crate::record::key_of`]
@@ -258,9 +254,6 @@ impl<'a> MergeRun<'a> {
         // just read or written; the tests check `foreign_key_check`.
         let (run, interrupted) = Run::begin(out, &MERGE, arguments)?;
         let merge_id = run.id;
-        let puzzles_before = out.puzzle_count()?;
-        let scale = out.scale_at(puzzles_before);
-        out.apply_scale(scale)?;
         if dedup == Dedup::Isomorphs {
             super::canonical::fill_missing(&out.conn)?;
         }
@@ -276,8 +269,6 @@ impl<'a> MergeRun<'a> {
             run,
             batch_started: None,
             pending: Pending::new(dedup == Dedup::Isomorphs),
-            puzzles_before,
-            scale,
             batch_time: None,
             key_of: crate::record::key_of,
             stop: None,
@@ -299,15 +290,15 @@ impl<'a> MergeRun<'a> {
     /// Whether the open batch takes no further row: a stop was asked for,
     /// or it holds rows (`holds_rows`) and its time is up.
     fn batch_ends(&self, holds_rows: bool) -> bool {
-        let time = self.batch_time.unwrap_or(self.scale.time);
+        let time = self.batch_time.unwrap_or(self.run.scale().time);
         self.stopping() || (holds_rows && self.batch_started.is_some_and(|t| t.elapsed() >= time))
     }
 
     /// Puzzles per batch: an eighth of the output's, at least
-    /// [`super::BATCH_LINES`] ([`Scale`]), unless set for a test.
+    /// [`super::BATCH_LINES`] ([`super::Scale`]), unless set for a test.
     fn puzzles_per_batch(&self) -> i64 {
         self.batch_puzzles
-            .unwrap_or_else(|| i64::try_from(self.scale.lines).unwrap_or(i64::MAX))
+            .unwrap_or_else(|| i64::try_from(self.run.scale().lines).unwrap_or(i64::MAX))
     }
 
     fn batch(&mut self) -> Result<(), ArchiveError> {
@@ -354,13 +345,7 @@ impl<'a> MergeRun<'a> {
             .conn
             .execute_batch("COMMIT")
             .map_err(sql("committing a batch"))?;
-        self.run.after_commit(self.out);
-        let scale = self.out.scale_at(self.puzzles_before + c.stored);
-        if scale != self.scale {
-            self.out.apply_scale(scale)?;
-            self.scale = scale;
-        }
-        Ok(())
+        self.run.after_commit(self.out, c.stored)
     }
 
     /// Folds one input in; [`Ended::Stopped`] when a stop was asked for

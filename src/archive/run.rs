@@ -16,8 +16,12 @@
 //!   full disk gives back the lock file's reserve and writes it again, so
 //!   that an import or a merge stopped by a full disk is still recorded
 //!   `failed`.
+//! - **Batches and cache are sized for the archive** ([`Scale`]): at the
+//!   start from its puzzles, and after each commit from those and the ones
+//!   the run has stored since ([`Run::scale`]).
 //! - **Between batches** ([`Run::after_commit`]) a run keeps the WAL
-//!   bounded beside readers, then lets a waiting import in. After a commit
+//!   bounded beside readers, lets a waiting import in, and sizes the next
+//!   batch and the cache. After a commit
 //!   that leaves the WAL over [`WAL_BOUND`], a `wal_checkpoint(RESTART)`
 //!   waits (at most [`CHECKPOINT_WAIT`]) for readers still on older
 //!   snapshots, so that the next batch writes the WAL from its start again
@@ -33,7 +37,7 @@ use std::time::Duration;
 use rusqlite::{Connection, params};
 
 use super::lock::ImportLock;
-use super::{Archive, ArchiveError, set_foreign_keys};
+use super::{Archive, ArchiveError, Scale, set_foreign_keys};
 
 /// How long the checkpoint at the end of a run waits for readers.
 pub const FINAL_CHECKPOINT_WAIT: Duration = Duration::from_secs(1);
@@ -70,11 +74,15 @@ pub const MERGE: Kind = Kind {
     recording_end: "recording the end of the merge",
 };
 
-/// One run's `imports` row and the lock it holds.
+/// One run's `imports` row, the lock it holds, and the archive's scale.
 pub struct Run {
     pub id: i64,
     kind: &'static Kind,
     lock: Option<ImportLock>,
+    /// The archive's puzzles when the run began.
+    puzzles_before: u64,
+    /// Its batches and cache for the archive's size now.
+    scale: Scale,
 }
 
 impl Run {
@@ -93,17 +101,39 @@ impl Run {
             .execute("INSERT INTO imports (arguments) VALUES (?1)", [args])
             .map_err(|e| ArchiveError::sql(kind.recording, e))?;
         let id = archive.conn.last_insert_rowid();
-        Ok((Run { id, kind, lock }, interrupted))
+        let puzzles_before = archive.puzzle_count()?;
+        let scale = archive.scale_at(puzzles_before);
+        archive.apply_scale(scale)?;
+        let run = Run {
+            id,
+            kind,
+            lock,
+            puzzles_before,
+            scale,
+        };
+        Ok((run, interrupted))
     }
 
-    /// After a batch's commit: bounds the WAL (see the module doc), then
-    /// lets an import that waits for the lock in.
-    pub fn after_commit(&self, archive: &Archive) {
+    /// The batches and cache of the archive's size now.
+    pub fn scale(&self) -> Scale {
+        self.scale
+    }
+
+    /// After a batch's commit: bounds the WAL (see the module doc), lets
+    /// an import that waits for the lock in, and sizes the next batch and
+    /// the cache for the archive with the `stored` puzzles the run added.
+    pub fn after_commit(&mut self, archive: &Archive, stored: u64) -> Result<(), ArchiveError> {
         let wal = super::beside(&archive.path, "-wal");
         if std::fs::metadata(wal).is_ok_and(|m| m.len() > WAL_BOUND) {
             checkpoint(&archive.conn, "RESTART", CHECKPOINT_WAIT);
         }
         self.yield_to_waiting();
+        let scale = archive.scale_at(self.puzzles_before + stored);
+        if scale != self.scale {
+            archive.apply_scale(scale)?;
+            self.scale = scale;
+        }
+        Ok(())
     }
 
     /// Lets an import that waits for the lock in.

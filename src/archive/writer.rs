@@ -29,13 +29,13 @@
 //! later one skip a file: its status is not `finished`.
 //!
 //! A batch holds the archive's write lock from its first chunk to its
-//! commit, which comes at most [`Scale::time`] after it began: also while no
+//! commit, which comes at most [`super::Scale::time`] after it began: also while no
 //! chunk comes (the pipeline's [`Sink::idle`]), so other writers never wait
 //! on slow lines.
 //!
-//! Batches and the page cache are sized for the archive ([`Scale`]): at
-//! the start from its puzzles, after each commit from those and the ones
-//! stored since. Into an archive of millions of puzzles a batch changes
+//! Batches and the page cache are sized for the archive ([`super::Scale`],
+//! kept by the run as a merge's: [`super::run`]): at the start from its
+//! puzzles, after each commit from those and the ones stored since. Into an archive of millions of puzzles a batch changes
 //! nearly every page of the two lookup tables whatever its size, so it
 //! takes an eighth of the archive's puzzles, and the cache grows to hold
 //! both tables (up to the bound, [`super::Tuning::cache_mib`]).
@@ -62,7 +62,7 @@ use super::lines::{ChunkLines, SHOWN_REJECTS};
 pub use super::lines::{Counts, Dedup};
 use super::pending::Pending;
 use super::run::{IMPORT, Run};
-use super::{Archive, ArchiveError, Scale};
+use super::{Archive, ArchiveError};
 use crate::core::puzzle::TypeHint;
 use crate::input::{Content, Framing, Identity, Origin, PuzzleColumn, content_of};
 use crate::pipeline::{Input, Processed, Sink};
@@ -78,15 +78,15 @@ pub struct FileCounts {
     pub column: Option<PuzzleColumn>,
 }
 
-// A batch transaction is committed after [`Scale::lines`] lines or
-// [`Scale::time`], whichever comes first; the pipeline calls [`Sink::idle`]
+// A batch transaction is committed after [`super::Scale::lines`] lines or
+// [`super::Scale::time`], whichever comes first; the pipeline calls [`Sink::idle`]
 // when the time is up while it waits for the next chunk, so a batch closes
 // on time however slow the lines or the reader. Large batches matter: every
 // commit writes each index page the batch touched, and the key indexes are
 // random. Doubling them from 65,536 lines (2 s) wrote a fifth less to disk
 // on a 1M-line import and took about a tenth less time; a kill loses at
 // most one. Past two million puzzles they grow with the archive (see
-// [`Scale`]).
+// [`super::Scale`]).
 
 /// Why the files of an import could not be planned.
 #[derive(Debug, thiserror::Error)]
@@ -175,10 +175,6 @@ pub struct ImportWriter<'a> {
     /// The lookup entries of the puzzles the open batch stored, written at
     /// its commit.
     pending: Pending,
-    /// The archive's puzzles when the import began.
-    puzzles_before: u64,
-    /// Its batches and cache for the archive's size now.
-    scale: Scale,
     started: Instant,
 }
 
@@ -196,9 +192,6 @@ impl<'a> ImportWriter<'a> {
         // with `foreign_key_check`. Enforcement is back on in `finish`.
         let (run, interrupted) = Run::begin(archive, &IMPORT, arguments)?;
         let import_id = run.id;
-        let puzzles_before = archive.puzzle_count()?;
-        let scale = archive.scale_at(puzzles_before);
-        archive.apply_scale(scale)?;
         if dedup == Dedup::Isomorphs {
             // Rows imported with --no-canonical get their form now, or an
             // isomorph of them would be stored as new.
@@ -218,8 +211,6 @@ impl<'a> ImportWriter<'a> {
             batch_started: None,
             batch_lines: 0,
             pending: Pending::new(dedup == Dedup::Isomorphs),
-            puzzles_before,
-            scale,
             started: Instant::now(),
         })
     }
@@ -264,15 +255,7 @@ impl<'a> ImportWriter<'a> {
     /// After a batch's commit: bound the WAL, let a waiting import in, and
     /// size the next batch and the cache for the archive as it is now.
     fn after_commit(&mut self) -> Result<(), ArchiveError> {
-        self.run.after_commit(self.archive);
-        let scale = self
-            .archive
-            .scale_at(self.puzzles_before + self.counts.stored);
-        if scale != self.scale {
-            self.archive.apply_scale(scale)?;
-            self.scale = scale;
-        }
-        Ok(())
+        self.run.after_commit(self.archive, self.counts.stored)
     }
 
     /// Opens a batch transaction unless one is open; returns when it began.
@@ -564,7 +547,8 @@ impl<'a> ImportWriter<'a> {
         }
         self.counts = c;
         self.batch_lines += p.chunk.items.len();
-        if self.batch_lines >= self.scale.lines || batch_started.elapsed() >= self.scale.time {
+        let scale = self.run.scale();
+        if self.batch_lines >= scale.lines || batch_started.elapsed() >= scale.time {
             self.commit()?;
             self.after_commit()?;
         }
@@ -608,9 +592,9 @@ impl Sink for ImportWriter<'_> {
         self.record_read(id, "read", &input.framing, content)
     }
 
-    /// An open batch must close [`Scale::time`] after it began.
+    /// An open batch must close [`super::Scale::time`] after it began.
     fn deadline(&self) -> Option<Instant> {
-        self.batch_started.map(|t| t + self.scale.time)
+        self.batch_started.map(|t| t + self.run.scale().time)
     }
 
     /// The next chunk is late (slow lines, a slow reader): the open batch
