@@ -30,7 +30,7 @@ use rusqlite::{CachedStatement, Connection, OptionalExtension, params};
 
 use super::ArchiveError;
 use super::borrowed::{Borrowed, Param};
-use super::lookup::{BY_KEY, Holder, held_at, walk};
+use super::lookup::BY_KEY;
 use super::pending::Pending;
 use crate::input::{Chunk, Item};
 use crate::record::{Canonical, Outcome, Record};
@@ -324,7 +324,7 @@ impl<'a, 'p> ChunkLines<'a, 'p> {
 
     /// A puzzle this batch stored: from the group waiting for its insert,
     /// or the row written.
-    fn row(&self, id: i64) -> Result<Row, ArchiveError> {
+    fn row(&self, id: i64) -> rusqlite::Result<Row> {
         if let Some(&(_, _, rec)) = self.group.iter().find(|&&(gid, _, _)| gid == id) {
             return Ok(Row {
                 kind: rec.kind.as_str().to_owned(),
@@ -332,15 +332,13 @@ impl<'a, 'p> ChunkLines<'a, 'p> {
                 canonical: rec.canonical().map(|(form, _)| form.to_owned()),
             });
         }
-        self.statement(ROW)?
-            .query_row([id], |r| {
-                Ok(Row {
-                    kind: r.get(0)?,
-                    givens: r.get(1)?,
-                    canonical: r.get(2)?,
-                })
+        self.tx.prepare_cached(ROW)?.query_row([id], |r| {
+            Ok(Row {
+                kind: r.get(0)?,
+                givens: r.get(1)?,
+                canonical: r.get(2)?,
             })
-            .map_err(sql)
+        })
     }
 
     /// With --dedup isomorphs, the first stored puzzle equivalent to a
@@ -385,7 +383,7 @@ impl<'a, 'p> ChunkLines<'a, 'p> {
         hash: i64,
     ) -> Result<Option<(i64, String)>, ArchiveError> {
         for id in self.pending.with_hash(hash) {
-            let row = self.row(id)?;
+            let row = self.row(id).map_err(sql)?;
             if row.kind == kind && row.canonical.as_deref() == Some(form) {
                 return Ok(Some((id, row.givens)));
             }
@@ -400,17 +398,13 @@ impl<'a, 'p> ChunkLines<'a, 'p> {
     fn store(&mut self, rec: &'a Record) -> Result<(i64, Fate), ArchiveError> {
         let (kind, givens) = (rec.kind.as_str(), rec.givens());
         let mut by_key = self.statement(BY_KEY)?;
-        let walked = walk(rec.key, |key| match self.pending.key(key) {
-            Some(id) => {
+        let walked = self
+            .pending
+            .walk(rec.key, &mut by_key, kind, givens, |id| {
                 let row = self.row(id)?;
-                Ok(if row.kind == kind && row.givens == givens {
-                    Holder::Sought(id)
-                } else {
-                    Holder::Other
-                })
-            }
-            None => held_at(&mut by_key, kind, givens, key, |r| r.get(0)).map_err(sql),
-        })?;
+                Ok(row.kind == kind && row.givens == givens)
+            })
+            .map_err(sql)?;
         let key = match walked {
             Ok(id) => return Ok((id, Fate::Duplicate)),
             Err(free) => free,

@@ -241,8 +241,8 @@ pub(super) enum Holder<T> {
 /// The key walk every lookup by identity makes: from `key` up, asking
 /// `at` what holds each key, stepping past other puzzles with
 /// [`next_key`]. `Ok` with the puzzle looked for, or `Err` with the first
-/// free key. [`seek`] asks the archive; the importer asks its open batch
-/// first, then the archive.
+/// free key. [`seek`] asks the archive; an import or a merge asks its open
+/// batch first, then the archive ([`super::pending::Pending::walk`]).
 pub(super) fn walk<T, E>(
     mut key: i64,
     mut at: impl FnMut(i64) -> Result<Holder<T>, E>,

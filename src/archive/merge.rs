@@ -20,9 +20,9 @@
 //!   provenance lines then point to the held puzzle (`isomorph` for the
 //!   latter). Both lookups ask what the open batch stored first, then the
 //!   tables of earlier batches, as the importer's ([`super::lines`]): by
-//!   identity the key walk ([`super::lookup::walk`] from
+//!   identity the importer's key walk ([`Pending::walk`] from
 //!   [`crate::record::key_of`], stepping past collisions with
-//!   [`crate::record::next_key`]) over the batch's keys ([`Pending`]) and
+//!   [`crate::record::next_key`]) over the batch's keys and
 //!   `puzzles_by_key`; by form `puzzles_by_form`, then the batch's puzzles
 //!   of the same canonical hash. A new puzzle goes in under the next id and
 //!   the free key the walk ended on; its lookup entries wait in
@@ -76,7 +76,7 @@ use std::time::{Duration, Instant};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::lines::{BY_CANONICAL, Counts, Dedup, INSERT_PUZZLE, ROW};
-use super::lookup::{BY_KEY, Holder, held_at, walk};
+use super::lookup::BY_KEY;
 use super::pending::Pending;
 use super::run::{MERGE, Run};
 use super::{Archive, ArchiveError, Found, beside, inspect, open_read_only, schema};
@@ -712,17 +712,16 @@ impl<'a> MergeRun<'a> {
             // The held puzzle of the same identity, of this batch or an
             // earlier one; else the free key, where it is stored unless an
             // isomorph is held.
-            let walked = walk((self.key_of)(&kind, &givens), |key| {
-                match self.pending.key(key) {
-                    Some(held) => Ok(if is_row(&mut row, held, &kind, 1, &givens)? {
-                        Holder::Sought(held)
-                    } else {
-                        Holder::Other
-                    }),
-                    None => held_at(&mut by_key, &kind, &givens, key, |r| r.get(0)),
-                }
-            })
-            .map_err(&write)?;
+            let walked = self
+                .pending
+                .walk(
+                    (self.key_of)(&kind, &givens),
+                    &mut by_key,
+                    &kind,
+                    &givens,
+                    |held| is_row(&mut row, held, &kind, 1, &givens),
+                )
+                .map_err(&write)?;
             let key = match walked {
                 Ok(here) => {
                     self.counts.duplicates += 1;

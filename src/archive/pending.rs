@@ -25,7 +25,9 @@
 
 use std::collections::HashMap;
 
-use rusqlite::Connection;
+use rusqlite::{Connection, Statement};
+
+use super::lookup::{Holder, held_at, walk};
 
 /// What the open batch has stored, by key and by canonical hash.
 #[derive(Debug, Default)]
@@ -54,6 +56,31 @@ impl Pending {
     /// The puzzle this batch stored under `key`, if any.
     pub fn key(&self, key: i64) -> Option<i64> {
         self.by_key.get(&key).copied()
+    }
+
+    /// Where the puzzle of `kind` and `givens` is held, of this batch or an
+    /// earlier one, or the key it goes under: the key walk from `hash`
+    /// ([`walk`]) over this batch's keys, then the archive's (`by_key`, a
+    /// prepared [`super::lookup::BY_KEY`]). `Ok` with the puzzle held,
+    /// `Err` with the first key free in both. `is_it(id)` says whether this
+    /// batch's puzzle `id` has that type and those givens (the caller
+    /// knows where its rows are).
+    pub fn walk(
+        &self,
+        hash: i64,
+        by_key: &mut Statement<'_>,
+        kind: &str,
+        givens: &str,
+        mut is_it: impl FnMut(i64) -> rusqlite::Result<bool>,
+    ) -> rusqlite::Result<Result<i64, i64>> {
+        walk(hash, |key| match self.key(key) {
+            Some(id) => Ok(if is_it(id)? {
+                Holder::Sought(id)
+            } else {
+                Holder::Other
+            }),
+            None => held_at(by_key, kind, givens, key, |r| r.get(0)),
+        })
     }
 
     /// The id the next stored puzzle takes: one past the largest stored.
