@@ -2,11 +2,14 @@
 //! the help text) and dispatch to one module per subcommand. Everything that
 //! prints for people lives under here, and prints through `output` (a
 //! closed pipe is a quiet stop, never a panic); `signals` turns SIGINT and
-//! SIGTERM into a clean stop for the commands that run the pipeline.
+//! SIGTERM into a clean stop for the commands that run the pipeline;
+//! `huge_pages` starts the process over with huge pages for `malloc`
+//! where that makes a large archive's page cache faster.
 
 mod check;
 mod export;
 mod find;
+pub mod huge_pages;
 mod import;
 mod merge;
 mod output;

@@ -68,3 +68,86 @@ fn a_large_archives_batch_commits_within_its_time_while_input_waits() {
     assert!(locked.is_ok(), "{locked:?}");
     assert_eq!(committed_lines(&w), 8192);
 }
+
+/// `GLIBC_TUNABLES` as the process of `import -` has it while it waits for
+/// its standard input, started with `env` (unset when `None`); then the
+/// import is given one puzzle and must store it.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn tunables_of_a_running_import(env: Option<&str>) -> Option<String> {
+    use std::io::Write;
+    use std::process::Stdio;
+    use std::time::Instant;
+
+    let w = Workdir::new();
+    let mut cmd = w.command(&["import", "--json", "--quiet", "-"]);
+    match env {
+        Some(value) => cmd.env("GLIBC_TUNABLES", value),
+        None => cmd.env_remove("GLIBC_TUNABLES"),
+    };
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start sudoku-archive");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    // The archive exists once the command runs, after any restart.
+    let start = Instant::now();
+    while !w.path("puzzles.sqlite").exists() {
+        assert!(start.elapsed() < Duration::from_secs(30), "no archive");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let environ = std::fs::read(format!("/proc/{}/environ", child.id())).expect("environ");
+    let tunables = environ
+        .split(|&b| b == 0)
+        .filter_map(|v| v.strip_prefix(b"GLIBC_TUNABLES="))
+        .map(|v| String::from_utf8_lossy(v).into_owned())
+        .next();
+    let puzzle =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
+    stdin.write_all(puzzle.as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let s: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON summary");
+    assert_eq!(n(&s, "stored"), 1, "{s}");
+    tunables
+}
+
+/// A large archive's page cache is faster on transparent huge pages: where
+/// the system gives them only to memory that asks (`madvise`), the binary
+/// starts over with glibc's `malloc` asking, and leaves alone a user's own
+/// choice and every other system. Only the first tunable is compared:
+/// glibc 2.36 cuts the process's copy after it (the unit tests of
+/// `cli::huge_pages` check that the others are kept).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn imports_run_with_huge_pages_for_malloc_unless_the_user_said_otherwise() {
+    let setting =
+        std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").unwrap_or_default();
+    let advised = setting.split_whitespace().any(|s| s == "[madvise]");
+    let first = |tunables: Option<String>| {
+        tunables.map(|t| t.split(':').next().unwrap_or_default().to_string())
+    };
+    let ours = "glibc.malloc.hugetlb=1".to_string();
+    let expected = |user: Option<&str>| {
+        if advised {
+            Some(ours.clone())
+        } else {
+            user.map(|u| u.split(':').next().unwrap_or_default().to_string())
+        }
+    };
+    assert_eq!(first(tunables_of_a_running_import(None)), expected(None));
+    let other = "glibc.malloc.arena_max=4";
+    assert_eq!(
+        first(tunables_of_a_running_import(Some(other))),
+        expected(Some(other))
+    );
+    for own in [
+        "glibc.malloc.hugetlb=0",
+        "glibc.malloc.arena_max=4:glibc.malloc.hugetlb=0",
+    ] {
+        let seen = tunables_of_a_running_import(Some(own)).unwrap_or_default();
+        assert!(own.starts_with(&seen), "{own}: the process has {seen}");
+    }
+}
