@@ -16,8 +16,10 @@
 //!
 //! It is not done when `GLIBC_TUNABLES` already names the tunable (the
 //! user's value stands: `glibc.malloc.hugetlb=0` turns this off), when the
-//! system's setting is `always` or `never` (nothing to gain), or when the
-//! running binary cannot be found again; and an `exec` that fails returns,
+//! system's setting is `always` or `never` (nothing to gain), when the
+//! process started set-user-ID or with capabilities (`AT_SECURE`: glibc
+//! ignores the tunable then), or when the running binary cannot be found
+//! again; and an `exec` that fails returns,
 //! and the command runs as it is. Measured (docs/performance.md, issue 24):
 //! a 1M-puzzle nightly into a 20M archive from disk was 4%-24% faster in
 //! each of twelve rounds, with the same peak memory; an import into an
@@ -43,6 +45,13 @@ pub fn enable() {
         return;
     };
     if !std::fs::read_to_string(THP_SETTING).is_ok_and(|s| only_when_advised(&s)) {
+        return;
+    }
+    // A set-user-ID or privileged start: glibc ignores or strips the
+    // tunable then, which would make the restart go round for ever.
+    // SAFETY: `getauxval` reads the auxiliary vector the kernel gave the
+    // process; it has no preconditions.
+    if unsafe { libc::getauxval(libc::AT_SECURE) } != 0 {
         return;
     }
     let Ok(exe) = std::env::current_exe() else {
