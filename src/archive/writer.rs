@@ -35,10 +35,11 @@
 //!
 //! Batches and the page cache are sized for the archive ([`super::Scale`],
 //! kept by the run as a merge's: [`super::run`]): at the start from its
-//! puzzles, after each commit from those and the ones stored since. Into an archive of millions of puzzles a batch changes
-//! nearly every page of the two lookup tables whatever its size, so it
-//! takes an eighth of the archive's puzzles, and the cache grows to hold
-//! both tables (up to the bound, [`super::Tuning::cache_mib`]).
+//! puzzles, after each commit from those and the ones stored since. Into
+//! an archive of millions of puzzles a batch changes nearly every page of
+//! the two lookup tables whatever its size, so it takes an eighth of the
+//! archive's puzzles, and the cache grows to hold both tables (up to the
+//! bound, [`super::Tuning::cache_mib`]).
 //!
 //! The WAL stays bounded beside readers, as after a merge's batches: see
 //! [`super::run`] (between batches).

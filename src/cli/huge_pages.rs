@@ -19,94 +19,98 @@
 //! system's setting is `always` or `never` (nothing to gain), when the
 //! process started set-user-ID or with capabilities (`AT_SECURE`: glibc
 //! ignores the tunable then), or when the running binary cannot be found
-//! again; and an `exec` that fails returns,
-//! and the command runs as it is. Measured (docs/performance.md, issue 24):
+//! again; and an `exec` that fails returns, and the command runs as it is.
+//! Measured (docs/performance.md, issue 24):
 //! a 1M-puzzle nightly into a 20M archive from disk was 4%-24% faster in
 //! each of twelve rounds, with the same peak memory; an import into an
 //! empty archive was unchanged.
 
-#[cfg(any(test, all(target_os = "linux", target_env = "gnu")))]
-use std::ffi::{OsStr, OsString};
-
-/// The glibc tunable that makes `malloc` advise huge pages.
-#[cfg(any(test, all(target_os = "linux", target_env = "gnu")))]
-const TUNABLE: &str = "glibc.malloc.hugetlb";
-/// The system's transparent huge page setting.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-const THP_SETTING: &str = "/sys/kernel/mm/transparent_hugepage/enabled";
-
-/// Executes this binary again with huge pages for `malloc` when that helps
-/// (see the module doc); returns when it does not, or cannot.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-pub fn enable() {
-    use std::os::unix::process::CommandExt;
-
-    let Some(tunables) = with_huge_pages(std::env::var_os("GLIBC_TUNABLES").as_deref()) else {
-        return;
-    };
-    if !std::fs::read_to_string(THP_SETTING).is_ok_and(|s| only_when_advised(&s)) {
-        return;
-    }
-    // A set-user-ID or privileged start: glibc ignores or strips the
-    // tunable then, which would make the restart go round for ever.
-    // SAFETY: `getauxval` reads the auxiliary vector the kernel gave the
-    // process; it has no preconditions.
-    if unsafe { libc::getauxval(libc::AT_SECURE) } != 0 {
-        return;
-    }
-    let Ok(exe) = std::env::current_exe() else {
-        return;
-    };
-    let mut args = std::env::args_os();
-    let Some(arg0) = args.next() else {
-        return;
-    };
-    // Returns only on failure, which leaves this process as it was.
-    let _ = std::process::Command::new(exe)
-        .arg0(arg0)
-        .args(args)
-        .env("GLIBC_TUNABLES", tunables)
-        .exec();
-}
+pub use glibc::enable;
 
 /// Elsewhere `malloc` is not glibc's, or huge pages are not Linux's.
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 pub fn enable() {}
 
-/// `GLIBC_TUNABLES` with huge pages for `malloc` put before `current`, or
-/// `None` when `current` already names the tunable (whatever its value).
-/// A value that is not UTF-8 is left alone (`None`) too.
-#[cfg(any(test, all(target_os = "linux", target_env = "gnu")))]
-fn with_huge_pages(current: Option<&OsStr>) -> Option<OsString> {
-    let current = match current {
-        Some(value) => value.to_str()?,
-        None => "",
-    };
-    if current
-        .split(':')
-        .any(|t| t.split_once('=').is_some_and(|(name, _)| name == TUNABLE))
-    {
-        return None;
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+mod glibc {
+    use std::ffi::{OsStr, OsString};
+
+    /// The glibc tunable that makes `malloc` advise huge pages.
+    const TUNABLE: &str = "glibc.malloc.hugetlb";
+    /// The system's transparent huge page setting.
+    const THP_SETTING: &str = "/sys/kernel/mm/transparent_hugepage/enabled";
+
+    /// Executes this binary again with huge pages for `malloc` when that
+    /// helps (see the module doc); returns when it does not, or cannot.
+    pub fn enable() {
+        use std::os::unix::process::CommandExt;
+
+        let Some(tunables) = with_huge_pages(std::env::var_os("GLIBC_TUNABLES").as_deref()) else {
+            return;
+        };
+        if !std::fs::read_to_string(THP_SETTING).is_ok_and(|s| only_when_advised(&s)) {
+            return;
+        }
+        // A set-user-ID or privileged start: glibc ignores or strips the
+        // tunable then, which would make the restart go round for ever.
+        // SAFETY: `getauxval` reads the auxiliary vector the kernel gave the
+        // process; it has no preconditions.
+        if unsafe { libc::getauxval(libc::AT_SECURE) } != 0 {
+            return;
+        }
+        let Ok(exe) = std::env::current_exe() else {
+            return;
+        };
+        let mut args = std::env::args_os();
+        let Some(arg0) = args.next() else {
+            return;
+        };
+        // Returns only on failure, which leaves this process as it was.
+        let _ = std::process::Command::new(exe)
+            .arg0(arg0)
+            .args(args)
+            .env("GLIBC_TUNABLES", tunables)
+            .exec();
     }
-    let mut tunables = OsString::from(TUNABLE);
-    tunables.push("=1");
-    if !current.is_empty() {
-        tunables.push(":");
-        tunables.push(current);
+
+    /// `GLIBC_TUNABLES` with huge pages for `malloc` put before `current`,
+    /// or `None` when `current` already names the tunable (whatever its
+    /// value). A value that is not UTF-8 is left alone (`None`) too.
+    pub(super) fn with_huge_pages(current: Option<&OsStr>) -> Option<OsString> {
+        let current = match current {
+            Some(value) => value.to_str()?,
+            None => "",
+        };
+        if current
+            .split(':')
+            .any(|t| t.split_once('=').is_some_and(|(name, _)| name == TUNABLE))
+        {
+            return None;
+        }
+        let mut tunables = OsString::from(TUNABLE);
+        tunables.push("=1");
+        if !current.is_empty() {
+            tunables.push(":");
+            tunables.push(current);
+        }
+        Some(tunables)
     }
-    Some(tunables)
+
+    /// Whether the system gives huge pages only to memory advised to use
+    /// them (`always [madvise] never`): the one setting where the tunable
+    /// matters.
+    pub(super) fn only_when_advised(setting: &str) -> bool {
+        setting.split_whitespace().any(|s| s == "[madvise]")
+    }
 }
 
-/// Whether the system gives huge pages only to memory advised to use them
-/// (`always [madvise] never`): the one setting where the tunable matters.
-#[cfg(any(test, all(target_os = "linux", target_env = "gnu")))]
-fn only_when_advised(setting: &str) -> bool {
-    setting.split_whitespace().any(|s| s == "[madvise]")
-}
-
-#[cfg(test)]
+#[cfg(all(test, target_os = "linux", target_env = "gnu"))]
 mod tests {
-    use super::*;
+    use std::ffi::{OsStr, OsString};
+    use std::os::unix::ffi::OsStrExt;
+
+    use super::glibc::{only_when_advised, with_huge_pages};
 
     #[test]
     fn the_tunable_is_added_beside_the_users_unless_already_named() {
@@ -132,12 +136,8 @@ mod tests {
         ] {
             assert_eq!(with_huge_pages(Some(OsStr::new(set))), None, "{set}");
         }
-        #[cfg(unix)]
-        {
-            use std::os::unix::ffi::OsStrExt;
-            let not_utf8 = OsStr::from_bytes(b"glibc.malloc.arena_max=\xff");
-            assert_eq!(with_huge_pages(Some(not_utf8)), None);
-        }
+        let not_utf8 = OsStr::from_bytes(b"glibc.malloc.arena_max=\xff");
+        assert_eq!(with_huge_pages(Some(not_utf8)), None);
         // A tunable whose name only starts the same is another one.
         assert_eq!(
             with_huge_pages(Some(OsStr::new("glibc.malloc.hugetlbx=0"))),

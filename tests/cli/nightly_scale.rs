@@ -75,8 +75,6 @@ fn a_large_archives_batch_commits_within_its_time_while_input_waits() {
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 fn tunables_of_a_running_import(env: Option<&str>) -> Option<String> {
     use std::io::Write;
-    use std::process::Stdio;
-    use std::time::Instant;
 
     let w = Workdir::new();
     let mut cmd = w.command(&["import", "--json", "--quiet", "-"]);
@@ -84,19 +82,12 @@ fn tunables_of_a_running_import(env: Option<&str>) -> Option<String> {
         Some(value) => cmd.env("GLIBC_TUNABLES", value),
         None => cmd.env_remove("GLIBC_TUNABLES"),
     };
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start sudoku-archive");
-    let mut stdin = child.stdin.take().expect("piped stdin");
+    let (child, mut stdin) = crate::util::spawn_piped(cmd);
     // The archive exists once the command runs, after any restart.
-    let start = Instant::now();
-    while !w.path("puzzles.sqlite").exists() {
-        assert!(start.elapsed() < Duration::from_secs(30), "no archive");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let archive = w.path("puzzles.sqlite");
+    let made =
+        crate::util::first_nonzero(Duration::from_millis(10), || i64::from(archive.exists()));
+    assert_eq!(made, 1, "no archive");
     let environ = std::fs::read(format!("/proc/{}/environ", child.id())).expect("environ");
     let tunables = environ
         .split(|&b| b == 0)
@@ -126,21 +117,24 @@ fn imports_run_with_huge_pages_for_malloc_unless_the_user_said_otherwise() {
     let setting =
         std::fs::read_to_string("/sys/kernel/mm/transparent_hugepage/enabled").unwrap_or_default();
     let advised = setting.split_whitespace().any(|s| s == "[madvise]");
-    let first = |tunables: Option<String>| {
-        tunables.map(|t| t.split(':').next().unwrap_or_default().to_string())
-    };
-    let ours = "glibc.malloc.hugetlb=1".to_string();
+    // The first tunable of a `GLIBC_TUNABLES` value.
+    let first = |tunables: &str| tunables.split(':').next().unwrap_or_default().to_string();
     let expected = |user: Option<&str>| {
         if advised {
-            Some(ours.clone())
+            Some("glibc.malloc.hugetlb=1".to_string())
         } else {
-            user.map(|u| u.split(':').next().unwrap_or_default().to_string())
+            user.map(first)
         }
     };
-    assert_eq!(first(tunables_of_a_running_import(None)), expected(None));
+    assert_eq!(
+        tunables_of_a_running_import(None).as_deref().map(first),
+        expected(None)
+    );
     let other = "glibc.malloc.arena_max=4";
     assert_eq!(
-        first(tunables_of_a_running_import(Some(other))),
+        tunables_of_a_running_import(Some(other))
+            .as_deref()
+            .map(first),
         expected(Some(other))
     );
     for own in [

@@ -84,15 +84,7 @@ impl Workdir {
     /// Starts the binary with every standard stream piped: the child, and
     /// the writing end of its standard input.
     pub fn spawn_piped(&self, args: &[&str]) -> (Child, ChildStdin) {
-        let mut child = self
-            .command(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start sudoku-archive");
-        let stdin = child.stdin.take().expect("piped stdin");
-        (child, stdin)
+        spawn_piped(self.command(args))
     }
 
     /// Runs the binary and returns its output, whatever the exit status.
@@ -148,6 +140,19 @@ impl Workdir {
             .map(|r| r.expect(sql))
             .collect()
     }
+}
+
+/// Starts `command` with every standard stream piped: the child, and the
+/// writing end of its standard input.
+pub fn spawn_piped(mut command: Command) -> (Child, ChildStdin) {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start sudoku-archive");
+    let stdin = child.stdin.take().expect("piped stdin");
+    (child, stdin)
 }
 
 /// Number of lines as the importer counts them (`\n`, `\r\n`, lone `\r`).
