@@ -26,7 +26,7 @@
 //! empty archive was unchanged.
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-pub use glibc::enable;
+pub use glibc::{advised_only, enable};
 
 /// Elsewhere `malloc` is not glibc's, or huge pages are not Linux's.
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
@@ -49,7 +49,7 @@ mod glibc {
         let Some(tunables) = with_huge_pages(std::env::var_os("GLIBC_TUNABLES").as_deref()) else {
             return;
         };
-        if !std::fs::read_to_string(THP_SETTING).is_ok_and(|s| only_when_advised(&s)) {
+        if !advised_only() {
             return;
         }
         // A set-user-ID or privileged start: glibc ignores or strips the
@@ -72,6 +72,12 @@ mod glibc {
             .args(args)
             .env("GLIBC_TUNABLES", tunables)
             .exec();
+    }
+
+    /// Whether this system gives huge pages only to memory advised to use
+    /// them: the one setting where the tunable matters.
+    pub fn advised_only() -> bool {
+        std::fs::read_to_string(THP_SETTING).is_ok_and(|s| only_when_advised(&s))
     }
 
     /// `GLIBC_TUNABLES` with huge pages for `malloc` put before `current`,
@@ -97,9 +103,8 @@ mod glibc {
         Some(tunables)
     }
 
-    /// Whether the system gives huge pages only to memory advised to use
-    /// them (`always [madvise] never`): the one setting where the tunable
-    /// matters.
+    /// Whether a setting of [`THP_SETTING`] is the one
+    /// [`advised_only`] looks for (`always [madvise] never`).
     pub(super) fn only_when_advised(setting: &str) -> bool {
         setting.split_whitespace().any(|s| s == "[madvise]")
     }
