@@ -1,8 +1,6 @@
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
     sudoku_archive::cli::huge_pages::enable();
-    sudoku_archive::cli::run(sudoku_archive::cli::Cli::parse())
+    sudoku_archive::cli::run(sudoku_archive::cli::parse())
 }

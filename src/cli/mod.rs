@@ -9,6 +9,7 @@
 mod check;
 mod export;
 mod find;
+mod generate;
 pub mod huge_pages;
 mod import;
 mod merge;
@@ -31,6 +32,14 @@ use output::{OutputError, note};
 /// Build and query SQLite archives of Sudoku, Killer Sudoku and Str8ts puzzles.
 #[derive(Debug, Parser)]
 #[command(name = "sudoku-archive", version, about, long_about = None)]
+#[command(after_help = "Examples:
+  sudoku-archive import --db puzzles.sqlite samples/        import every file under a folder
+  sudoku-archive stats --db puzzles.sqlite                  what the archive holds
+  sudoku-archive export --db puzzles.sqlite --type killer   the Killer puzzles, one per line
+  sudoku-archive find --db puzzles.sqlite STRING            is this puzzle (or an isomorph) stored?
+  sudoku-archive show STRING                                draw one puzzle
+
+Run `sudoku-archive COMMAND --help` for a command's flags, `sudoku-archive man` for the manual.")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -52,6 +61,10 @@ pub enum Command {
     Merge(merge::MergeArgs),
     /// Decode one puzzle string and draw its grid, candidates and solution status.
     Show(show::ShowArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(generate::CompletionsArgs),
+    /// Print the manual page (roff), every command on one page.
+    Man(generate::ManArgs),
 }
 
 /// Exit status: 0 done, 1 `check` found rejects or `import` more than
@@ -197,6 +210,24 @@ pub fn open_inputs(
     Ok((inputs, opened))
 }
 
+/// Parses the process's arguments; `--version` also names the archive
+/// schema this build writes and the SQLite it was built with.
+pub fn parse() -> Cli {
+    use clap::FromArgMatches;
+    let matches = generate::command().get_matches();
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
+/// `sudoku-archive 0.1.0 (archive schema 12, SQLite 3.50.2)`.
+pub fn long_version() -> String {
+    format!(
+        "{} (archive schema {}, SQLite {})",
+        env!("CARGO_PKG_VERSION"),
+        crate::archive::schema::VERSION,
+        rusqlite::version()
+    )
+}
+
 /// Runs the parsed command line; errors are printed here, at the edge.
 pub fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
@@ -207,6 +238,8 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Find(a) => find::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Show(a) => show::run(a),
+        Command::Completions(a) => generate::completions(a),
+        Command::Man(a) => generate::man(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

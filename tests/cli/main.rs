@@ -8,6 +8,7 @@ mod util;
 mod check;
 mod export;
 mod find;
+mod generate;
 mod import;
 mod isomorphs;
 mod killer;
