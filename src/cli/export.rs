@@ -44,8 +44,10 @@ pub struct ExportArgs {
     /// Only puzzles with exactly this clue count.
     #[arg(long, value_name = "N", conflicts_with_all = ["min_clues", "max_clues"])]
     pub clues: Option<u32>,
+    /// Only puzzles with at least this many clues.
     #[arg(long, value_name = "N")]
     pub min_clues: Option<u32>,
+    /// Only puzzles with at most this many clues.
     #[arg(long, value_name = "N")]
     pub max_clues: Option<u32>,
     /// Only puzzles with this solution count (1 unique, 2 two or more).
@@ -72,7 +74,7 @@ pub struct ExportArgs {
     pub format: FormatArg,
     /// The columns, comma-separated: id, type, clues, givens, solutions,
     /// solution, canonical, import, file, line (the first line it came
-    /// from), sources (how many lines), or a form (81, packed, url).
+    /// from), sources (how many lines), or a form (81, packed, url, vb).
     /// Default: the --form string for lines, else id,type,clues,FORM,solutions,solution.
     #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
     pub columns: Vec<String>,

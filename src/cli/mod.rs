@@ -150,7 +150,7 @@ pub struct InputArgs {
     #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
     pub delimiter: Option<u8>,
     /// The puzzle type of every string, or auto to recognise each.
-    #[arg(long = "type", value_enum, default_value = "auto")]
+    #[arg(long = "type", value_name = "TYPE", value_enum, default_value = "auto")]
     pub kind: TypeArg,
     /// Worker threads (default: one per core). Results never depend on it.
     #[arg(long, short, value_name = "N", default_value_t = 0)]
@@ -288,6 +288,20 @@ mod tests {
     #[test]
     fn command_line_definition_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn every_flag_of_every_command_has_help_text() {
+        let cli = Cli::command();
+        let mut missing = Vec::new();
+        for sub in cli.get_subcommands() {
+            for arg in sub.get_arguments() {
+                if arg.get_help().is_none() && !arg.is_hide_set() {
+                    missing.push(format!("{} --{}", sub.get_name(), arg.get_id()));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "flags without help: {missing:?}");
     }
 
     #[test]
