@@ -10,7 +10,8 @@
 //!   input without a `-wal` file (a closed archive, as copied from another
 //!   machine) is opened `immutable`, which creates nothing beside it; so
 //!   it must not be imported into while it is merged. The output archive
-//!   is never one of the inputs.
+//!   is never one of the inputs, whatever its name (a hard link, a
+//!   symlink): files are compared by device and inode.
 //! - **Same result as importing the files.** The inputs are taken in
 //!   command-line order, and each input's puzzles in its id order (the
 //!   order it first saw them), so the output's new puzzles get ids in the
@@ -39,6 +40,18 @@
 //!   An import already here (the same `started_at` and `arguments`:
 //!   merged before, or reached through two inputs) is reused, and its
 //!   counts and status brought up to date.
+//! - **An import says it finished only with all its rows.** A new import
+//!   row is made `interrupted` (no `finished_at`) and without file reads;
+//!   its status, end and counts, and its file reads (`complete`), are
+//!   written in the transaction that commits the input's last row (the
+//!   batch that reaches the end of a table is left open for the next one
+//!   and for them). A merge killed, stopped or failed before then leaves
+//!   them unfinished, so that an import of their files reads them instead
+//!   of skipping them as unchanged, and a re-run of the merge ends them.
+//! - **Counts.** The run's `lines` are the puzzles and reject rows read;
+//!   `stored` the puzzles new here, `duplicates` those held (`isomorphs`
+//!   by form), `rejected` the reject rows new here, `skipped` those held
+//!   already. A failure to read an input names it.
 //! - **The import's guarantees.** The merge is a run in `imports` (status,
 //!   counts, `finished_at`) under the import lock, begun and ended as an
 //!   import's, its WAL bounded beside readers between batches as an
@@ -162,9 +175,7 @@ pub fn open_input(path: &Path, output: &Path) -> Result<Input, MergeError> {
             found: version,
         });
     }
-    if let (Ok(a), Ok(b)) = (std::fs::canonicalize(path), std::fs::canonicalize(output))
-        && a == b
-    {
+    if same_file(path, output) {
         return Err(MergeError::SelfMerge {
             path: path.to_path_buf(),
         });
@@ -189,10 +200,44 @@ pub fn open_input(path: &Path, output: &Path) -> Result<Input, MergeError> {
     })
 }
 
+/// Whether `a` and `b` are one file, however named (a hard link, a
+/// symlink, another spelling): the same device and inode on Unix, the same
+/// canonical path elsewhere. A path that does not exist is no file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
 /// An input's imports and files, by their ids there, as rows here.
 struct Here {
     imports: HashMap<i64, i64>,
     files: HashMap<i64, i64>,
+    /// How each import of the input ended there, written here only with
+    /// the last of the input's rows ([`MergeRun::end_imports`]).
+    ends: Vec<ImportEnd>,
+}
+
+/// An import's row as the input has it, for its row here.
+struct ImportEnd {
+    here: i64,
+    finished_at: Option<String>,
+    status: String,
+    /// lines, stored, duplicates, rejected, skipped, isomorphs.
+    counts: [i64; 6],
+    error: Option<String>,
 }
 
 impl Here {
@@ -241,6 +286,15 @@ pub struct MergeRun<'a> {
 
 fn sql(what: &'static str) -> impl Fn(rusqlite::Error) -> ArchiveError {
     move |e| ArchiveError::sql(what, e)
+}
+
+/// A failure to read `what` of the input at `path`, named with the input
+/// (a corrupt input is then told from the output).
+fn reading<'p>(
+    path: &'p Path,
+    what: &'static str,
+) -> impl Fn(rusqlite::Error) -> ArchiveError + 'p {
+    move |e| ArchiveError::sql(&format!("{}: reading {what}", path.display()), e)
 }
 
 impl<'a> MergeRun<'a> {
@@ -349,23 +403,35 @@ impl<'a> MergeRun<'a> {
     }
 
     /// Folds one input in; [`Ended::Stopped`] when a stop was asked for
-    /// first (what was written is committed).
+    /// first (what was written is committed). Its imports say how they
+    /// ended there, and their file reads whether they were complete, only
+    /// in the transaction that commits the input's last row: until then
+    /// they are `interrupted` here, without reads, so that an import of
+    /// their files after a killed or failed merge reads them again.
     pub fn merge(&mut self, input: &Input) -> Result<Ended, ArchiveError> {
         if self.stopping() {
             return Ok(Ended::Stopped);
         }
         let name = input.path.display().to_string();
         self.batch()?;
+        let (imports, ends) = self.map_imports(input, &name)?;
         let here = Here {
-            imports: self.map_imports(input, &name)?,
+            imports,
             files: self.map_files(input)?,
+            ends,
         };
-        self.copy_file_reads(input, &here)?;
         self.commit()?;
-        if self.copy_puzzles(input, &here)? == Ended::Stopped {
+        if self.copy_puzzles(input, &here)? == Ended::Stopped
+            || self.copy_rejects(input, &here)? == Ended::Stopped
+        {
             return Ok(Ended::Stopped);
         }
-        self.copy_rejects(input, &here)
+        // The batch of the last rows is still open.
+        self.batch()?;
+        self.end_imports(&here)?;
+        self.copy_file_reads(input, &here)?;
+        self.commit()?;
+        Ok(Ended::Complete)
     }
 
     /// Ends the run: `finished`, or `failed` with the error (the open batch
@@ -388,14 +454,16 @@ impl<'a> MergeRun<'a> {
         self.run.end(&self.out.conn, "interrupted", None)
     }
 
-    /// The output's `imports` row of each import of the input, made or
-    /// brought up to date.
+    /// The output's `imports` row of each import of the input, found by
+    /// its start and command line or made (`interrupted`, unfinished:
+    /// none of its rows is here yet), and how it ended there, for
+    /// [`Self::end_imports`].
     fn map_imports(
         &mut self,
         input: &Input,
         name: &str,
-    ) -> Result<HashMap<i64, i64>, ArchiveError> {
-        let read = sql("reading the imports of an input");
+    ) -> Result<(HashMap<i64, i64>, Vec<ImportEnd>), ArchiveError> {
+        let read = reading(&input.path, "its imports");
         let write = sql("recording the imports of an input");
         let mut st = input
             .conn
@@ -427,14 +495,16 @@ impl<'a> MergeRun<'a> {
             .map_err(&read)?;
         let c = &self.out.conn;
         let mut map = HashMap::new();
+        let mut ends = Vec::new();
         for row in rows {
-            let (id, started, finished, status, arguments, n, error) = row.map_err(&read)?;
+            let (id, started, finished_at, status, arguments, counts, error) =
+                row.map_err(&read)?;
             let status = if status == "running" {
                 "interrupted".to_string()
             } else {
                 status
             };
-            let here: Option<i64> = c
+            let found: Option<i64> = c
                 .query_row(
                     "SELECT id FROM imports WHERE started_at = ?1 AND arguments = ?2 AND id != ?3
                      ORDER BY id LIMIT 1",
@@ -443,33 +513,15 @@ impl<'a> MergeRun<'a> {
                 )
                 .optional()
                 .map_err(&write)?;
-            let here = match here {
-                Some(here) => {
-                    // A merged import is brought up to date (the input may
-                    // have gone on since); an import of this archive's own
-                    // is left as it is.
-                    c.execute(
-                        "UPDATE imports SET finished_at = ?2, status = ?3, lines = ?4, stored = ?5,
-                             duplicates = ?6, rejected = ?7, skipped = ?8, isomorphs = ?9,
-                             error = ?10
-                         WHERE id = ?1 AND id IN (SELECT import_id FROM merged_imports)
-                           AND lines <= ?4",
-                        params![
-                            here, finished, status, n[0], n[1], n[2], n[3], n[4], n[5], error
-                        ],
-                    )
-                    .map_err(&write)?;
-                    here
-                }
+            let here = match found {
+                Some(here) => here,
                 None => {
+                    let n = counts;
                     c.execute(
-                        "INSERT INTO imports (started_at, finished_at, status, arguments, lines,
-                             stored, duplicates, rejected, skipped, isomorphs, error)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-                        params![
-                            started, finished, status, arguments, n[0], n[1], n[2], n[3], n[4],
-                            n[5], error
-                        ],
+                        "INSERT INTO imports (started_at, status, arguments, lines, stored,
+                             duplicates, rejected, skipped, isomorphs)
+                         VALUES (?1, 'interrupted', ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                        params![started, arguments, n[0], n[1], n[2], n[3], n[4], n[5]],
                     )
                     .map_err(&write)?;
                     let here = c.last_insert_rowid();
@@ -484,13 +536,54 @@ impl<'a> MergeRun<'a> {
                 }
             };
             map.insert(id, here);
+            ends.push(ImportEnd {
+                here,
+                finished_at,
+                status,
+                counts,
+                error,
+            });
         }
-        Ok(map)
+        Ok((map, ends))
+    }
+
+    /// Each merged import of the input as it ended there (the input may
+    /// have gone on since an earlier merge); an import of this archive's
+    /// own is left as it is. Written with the input's last rows.
+    fn end_imports(&mut self, here: &Here) -> Result<(), ArchiveError> {
+        let mut update = self
+            .out
+            .conn
+            .prepare_cached(
+                "UPDATE imports SET finished_at = ?2, status = ?3, lines = ?4, stored = ?5,
+                     duplicates = ?6, rejected = ?7, skipped = ?8, isomorphs = ?9, error = ?10
+                 WHERE id = ?1 AND id IN (SELECT import_id FROM merged_imports)
+                   AND lines <= ?4",
+            )
+            .map_err(sql("recording the imports of an input"))?;
+        for e in &here.ends {
+            let n = e.counts;
+            update
+                .execute(params![
+                    e.here,
+                    e.finished_at,
+                    e.status,
+                    n[0],
+                    n[1],
+                    n[2],
+                    n[3],
+                    n[4],
+                    n[5],
+                    e.error
+                ])
+                .map_err(sql("recording the imports of an input"))?;
+        }
+        Ok(())
     }
 
     /// The output's `files` row of each file of the input, by identity.
     fn map_files(&mut self, input: &Input) -> Result<HashMap<i64, i64>, ArchiveError> {
-        let read = sql("reading the files of an input");
+        let read = reading(&input.path, "its files");
         let write = sql("recording the files of an input");
         let mut st = input
             .conn
@@ -550,7 +643,7 @@ impl<'a> MergeRun<'a> {
     }
 
     fn copy_file_reads(&mut self, input: &Input, here: &Here) -> Result<(), ArchiveError> {
-        let read = sql("reading the file reads of an input");
+        let read = reading(&input.path, "its file reads");
         let write = sql("recording the file reads of an input");
         let mut st = input
             .conn
@@ -600,8 +693,10 @@ impl<'a> MergeRun<'a> {
     /// ?2`); `copy` writes the rows of one batch (given the id they start
     /// after), reads none once the batch ends ([`MergeRun::batch_ends`]:
     /// a stop asked for, or its time up), and returns the last id it
-    /// copied, if any. Each batch is committed with the run's counts and
-    /// becomes [`MergeRun::reached`], the row called `what`.
+    /// copied, if any. Each batch becomes [`MergeRun::reached`], the row
+    /// called `what`, and is committed with the run's counts, but for the
+    /// one that reaches the table's end: it is left open, for the input's
+    /// next table and its end ([`MergeRun::merge`]).
     fn in_batches(
         &mut self,
         input: &Input,
@@ -616,29 +711,33 @@ impl<'a> MergeRun<'a> {
             self.batch()?;
             let rows = select.query(params![after, limit(self)]).map_err(read)?;
             let last = copy(self, after, rows)?;
-            self.commit()?;
-            let Some(last) = last else {
-                return Ok(if self.stopping() {
-                    Ended::Stopped
-                } else {
-                    Ended::Complete
+            if let Some(last) = last {
+                after = last;
+                self.reached = Some(Reached {
+                    input: input.path.clone(),
+                    what,
+                    id: last,
                 });
-            };
-            after = last;
-            self.reached = Some(Reached {
-                input: input.path.clone(),
-                what,
-                id: last,
-            });
+            }
             if self.stopping() {
+                self.commit()?;
                 return Ok(Ended::Stopped);
             }
+            let more = last.is_some()
+                && select
+                    .query(params![after, 1])
+                    .and_then(|mut rows| rows.next().map(|r| r.is_some()))
+                    .map_err(read)?;
+            if !more {
+                return Ok(Ended::Complete);
+            }
+            self.commit()?;
         }
     }
 
     /// The input's puzzles in id order, in batches with their provenance.
     fn copy_puzzles(&mut self, input: &Input, here: &Here) -> Result<Ended, ArchiveError> {
-        let read = sql("reading the puzzles of an input");
+        let read = reading(&input.path, "its puzzles");
         let mut select = input
             .conn
             .prepare(
@@ -662,10 +761,18 @@ impl<'a> MergeRun<'a> {
             &read,
             |this, after, rows| {
                 let mut map = HashMap::new();
-                let Some(last) = this.store_puzzles(rows, &here.imports, &mut map)? else {
+                let Some(last) = this.store_puzzles(rows, &input.path, &here.imports, &mut map)?
+                else {
                     return Ok(None);
                 };
-                this.copy_sources(&mut select_sources, after + 1, last, &map, here)?;
+                this.copy_sources(
+                    &mut select_sources,
+                    &input.path,
+                    after + 1,
+                    last,
+                    &map,
+                    here,
+                )?;
                 Ok(Some(last))
             },
         )
@@ -678,10 +785,11 @@ impl<'a> MergeRun<'a> {
     fn store_puzzles(
         &mut self,
         mut rows: rusqlite::Rows<'_>,
+        input: &Path,
         imports: &HashMap<i64, i64>,
         map: &mut HashMap<i64, (i64, bool)>,
     ) -> Result<Option<i64>, ArchiveError> {
-        let read = sql("reading the puzzles of an input");
+        let read = reading(input, "its puzzles");
         let write = sql("writing a batch");
         let c = &self.out.conn;
         let mut by_key = c.prepare_cached(BY_KEY).map_err(&write)?;
@@ -786,12 +894,13 @@ impl<'a> MergeRun<'a> {
     fn copy_sources(
         &mut self,
         select: &mut rusqlite::Statement<'_>,
+        input: &Path,
         from: i64,
         to: i64,
         map: &HashMap<i64, (i64, bool)>,
         here: &Here,
     ) -> Result<(), ArchiveError> {
-        let read = sql("reading the provenance of an input");
+        let read = reading(input, "its provenance lines");
         let write = sql("writing a batch");
         let mut insert = self
             .out
@@ -827,7 +936,7 @@ impl<'a> MergeRun<'a> {
 
     /// The input's rejected lines, in batches.
     fn copy_rejects(&mut self, input: &Input, here: &Here) -> Result<Ended, ArchiveError> {
-        let read = sql("reading the rejects of an input");
+        let read = reading(&input.path, "its rejects");
         let mut select = input
             .conn
             .prepare(
@@ -841,18 +950,20 @@ impl<'a> MergeRun<'a> {
             &mut select,
             |_| BATCH_REJECTS,
             &read,
-            |this, _, rows| this.store_rejects(rows, here),
+            |this, _, rows| this.store_rejects(rows, &input.path, here),
         )
     }
 
     /// One batch of rejects (`rows`: id, import_id, file_id, line, raw,
-    /// reason, message). Returns the last id copied.
+    /// reason, message): each kept here (`rejected`) unless the output
+    /// holds it already (`skipped`). Returns the last id copied.
     fn store_rejects(
         &mut self,
         mut rows: rusqlite::Rows<'_>,
+        input: &Path,
         here: &Here,
     ) -> Result<Option<i64>, ArchiveError> {
-        let read = sql("reading the rejects of an input");
+        let read = reading(input, "its rejects");
         let write = sql("writing a batch");
         let mut insert = self
             .out
@@ -869,20 +980,24 @@ impl<'a> MergeRun<'a> {
             }
             last = Some(r.get::<_, i64>(0).map_err(&read)?);
             self.counts.lines += 1;
-            self.counts.rejected += 1;
-            let Some((file, import)) = here.file_and_import(r, 2, 1).map_err(&read)? else {
-                continue;
+            let kept = match here.file_and_import(r, 2, 1).map_err(&read)? {
+                Some((file, import)) => insert
+                    .execute(params![
+                        import,
+                        file,
+                        r.get::<_, i64>(3).map_err(&read)?,
+                        r.get::<_, String>(4).map_err(&read)?,
+                        r.get::<_, String>(5).map_err(&read)?,
+                        r.get::<_, String>(6).map_err(&read)?,
+                    ])
+                    .map_err(&write)?,
+                None => 0,
             };
-            insert
-                .execute(params![
-                    import,
-                    file,
-                    r.get::<_, i64>(3).map_err(&read)?,
-                    r.get::<_, String>(4).map_err(&read)?,
-                    r.get::<_, String>(5).map_err(&read)?,
-                    r.get::<_, String>(6).map_err(&read)?,
-                ])
-                .map_err(&write)?;
+            if kept == 1 {
+                self.counts.rejected += 1;
+            } else {
+                self.counts.skipped += 1;
+            }
         }
         Ok(last)
     }

@@ -21,9 +21,11 @@ use crate::archive::{Archive, Tuning};
 
 #[derive(Debug, Args)]
 pub struct MergeArgs {
+    // Required, unlike other commands' `--db`: a merge into a default
+    // `puzzles.sqlite` would make an archive where none was meant.
     /// The archive to merge into (made if there is none).
-    #[command(flatten)]
-    pub db: DbArg,
+    #[arg(long, value_name = "FILE")]
+    pub db: PathBuf,
     /// What makes a puzzle a duplicate: the same givens (exact), or also
     /// the same canonical form (isomorphs).
     #[arg(long, value_enum, default_value = "exact")]
@@ -35,6 +37,10 @@ pub struct MergeArgs {
     /// with the archive (for tests of a killed merge).
     #[arg(long, hide = true)]
     pub batch_puzzles: Option<i64>,
+    /// Cap the archive at this many pages, as if the disk filled up (for
+    /// tests).
+    #[arg(long, value_name = "PAGES", hide = true)]
+    pub max_pages: Option<u64>,
     /// The archives to merge, in this order; each is only read.
     #[arg(required = true, value_name = "ARCHIVE")]
     pub archives: Vec<PathBuf>,
@@ -47,10 +53,14 @@ pub fn run(a: MergeArgs) -> anyhow::Result<u8> {
     let inputs = a
         .archives
         .iter()
-        .map(|p| merge::open_input(p, &a.db.db))
+        .map(|p| merge::open_input(p, &a.db))
         .collect::<Result<Vec<_>, _>>()?;
-    a.db.announce_upgrade(a.json);
-    let mut archive = Archive::open_or_create(&a.db.db, Tuning::default())?;
+    DbArg { db: a.db.clone() }.announce_upgrade(a.json);
+    let tuning = Tuning {
+        max_pages: a.max_pages,
+        ..Tuning::default()
+    };
+    let mut archive = Archive::open_or_create(&a.db, tuning)?;
     let arguments: Vec<String> = std::env::args().skip(1).collect();
     let dedup = match a.dedup {
         DedupArg::Exact => Dedup::Exact,
@@ -114,6 +124,7 @@ fn summary(
             "duplicates": c.duplicates,
             "isomorphs": c.isomorphs,
             "rejected": c.rejected,
+            "rejects_held": c.skipped,
             "new_imports": run.new_imports,
             "interrupted_runs": run.interrupted,
         });
@@ -128,7 +139,7 @@ fn summary(
         writeln!(
             out,
             "{what} {inputs} archives into {} (run {}){how}",
-            a.db.db.display(),
+            a.db.display(),
             run.merge_id,
         )?;
         writeln!(out, "  stored      {:>12}  (new puzzles)", n(c.stored))?;
@@ -140,8 +151,9 @@ fn summary(
         )?;
         writeln!(
             out,
-            "  rejects     {:>12}  (reject rows kept)",
-            n(c.rejected)
+            "  rejects     {:>12}  (reject rows new here; {} already held)",
+            n(c.rejected),
+            n(c.skipped)
         )?;
         writeln!(
             out,

@@ -2,9 +2,10 @@
 //! gives; a re-merge adds nothing; a killed merge is completed by a re-run;
 //! inputs are never changed and foreign files are refused.
 
+use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Stdio};
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use crate::util::{
     PUZZLE_ROWS, Workdir, assert_lookup_tables, data, first_nonzero, relabelled_kaggle, sample,
@@ -239,6 +240,7 @@ fn merge_refuses_foreign_files_and_itself_untouched() {
         .execute_batch("CREATE TABLE customers (name TEXT); INSERT INTO customers VALUES ('x');")
         .unwrap();
     let text = w.write("notes.txt", "not a database at all\n");
+    std::fs::hard_link(w.path("a.sqlite"), w.path("h.sqlite")).unwrap();
     let before = std::fs::read(&foreign).unwrap();
     for (args, says) in [
         (
@@ -261,6 +263,16 @@ fn merge_refuses_foreign_files_and_itself_untouched() {
             vec!["merge", "--db", "other.sqlite", "a.sqlite"],
             "other.sqlite: not a sudoku-archive archive",
         ),
+        // The output under another name: the same file all the same.
+        (
+            vec!["merge", "--db", "a.sqlite", "h.sqlite"],
+            "h.sqlite: the output archive cannot be one of its inputs",
+        ),
+        // No output named: no `puzzles.sqlite` made by default.
+        (
+            vec!["merge", "a.sqlite"],
+            "the following required arguments were not provided:\n  --db <FILE>",
+        ),
     ] {
         let out = w.output(&args);
         let stderr = String::from_utf8_lossy(&out.stderr);
@@ -269,6 +281,7 @@ fn merge_refuses_foreign_files_and_itself_untouched() {
     }
     // Nothing was made or changed: the inputs are checked before the output is opened.
     assert!(!w.path("out.sqlite").exists());
+    assert!(!w.path("puzzles.sqlite").exists());
     assert_eq!(std::fs::read(&foreign).unwrap(), before);
     assert_eq!(std::fs::read(&text).unwrap(), b"not a database at all\n");
     assert_eq!(
@@ -349,6 +362,7 @@ fn a_killed_merge_is_completed_by_a_rerun() {
         done("SELECT count(*) FROM imports WHERE status = 'running'"),
         1
     );
+    assert_unfinished(&w, "out.sqlite");
 
     w.run(&args);
     completed_as_a_clean_merge(&w);
@@ -417,6 +431,7 @@ fn a_signalled_merge_is_recorded_and_completed_by_a_rerun(signal: &str, status: 
         count("SELECT count(*) FROM imports WHERE status = 'running'"),
         0
     );
+    assert_unfinished(&w, "out.sqlite");
     checked(&w, "out.sqlite");
     // One line on stderr: which signal, how far, and what to do.
     assert_eq!(
@@ -449,4 +464,230 @@ fn sigint_stops_a_merge_cleanly_with_status_130() {
 #[test]
 fn sigterm_stops_a_merge_cleanly_with_status_143() {
     a_signalled_merge_is_recorded_and_completed_by_a_rerun("TERM", 143);
+}
+
+/// Panics unless the archive `db`, left by a merge that did not end,
+/// says of no import that it finished nor of any file read that it was
+/// complete: a later import of their files must read them, not skip them
+/// as unchanged.
+fn assert_unfinished(w: &Workdir, db: &str) {
+    assert_eq!(
+        w.strings_in(
+            db,
+            "SELECT 'import ' || id || ' ' || status FROM imports WHERE status = 'finished'
+             UNION ALL SELECT 'read of file ' || file_id || ' by ' || import_id
+             FROM file_reads WHERE complete = 1"
+        ),
+        Vec::<String>::new()
+    );
+}
+
+/// A file of `lines`, with a line that is no puzzle before every 500th.
+fn with_rejects(w: &Workdir, name: &str, lines: &[&str]) -> PathBuf {
+    let mut text = String::new();
+    for (i, l) in lines.iter().enumerate() {
+        if i % 500 == 7 {
+            text.push_str("not a puzzle\n");
+        }
+        text.push_str(l);
+        text.push('\n');
+    }
+    w.write(name, text)
+}
+
+/// The done-when of a killed merge: killed at random moments (from
+/// before its first row to its end), and then its inputs' files imported
+/// and the merge run again, in either order, the archive holds the rows of
+/// a merge never killed. Between the two, the import alone gives them too:
+/// nothing the killed merge wrote says its imports finished, so their
+/// files are read, not skipped as unchanged.
+#[test]
+fn merges_killed_at_random_moments_end_as_a_clean_merge_after_imports_and_a_rerun() {
+    let w = Workdir::new();
+    let text = relabelled_kaggle(1);
+    let lines: Vec<&str> = text.lines().collect();
+    // Two inputs whose files overlap, each with rejects: 12,024 rows.
+    let one = with_rejects(&w, "one.txt", &lines[..6_000]);
+    let two = with_rejects(&w, "two.txt", &lines[4_000..]);
+    let files = [one.as_path(), two.as_path()];
+    import_into(&w, "a.sqlite", &files[..1], &["--no-canonical"]);
+    import_into(&w, "b.sqlite", &files[1..], &["--no-canonical"]);
+    let merge_into = |db: &str| {
+        w.command(&[
+            "merge",
+            "--db",
+            db,
+            "--batch-puzzles",
+            "100",
+            "a.sqlite",
+            "b.sqlite",
+        ])
+    };
+    let run = |db: &str| assert!(merge_into(db).output().unwrap().status.success());
+    run("clean.sqlite");
+    // xorshift64 from the clock: the moments differ run to run, and the
+    // failure message says which one broke.
+    let mut seed = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos() as u64
+        | 1;
+    for round in 0..4 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        // Killed once it has committed this many rows (or when it ends).
+        let rows = (seed % 12_100) as i64;
+        let db = format!("out{round}.sqlite");
+        let mut child = merge_into(&db)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        while child.try_wait().unwrap().is_none()
+            && (!w.path(&db).exists()
+                || count_in(&w, &db, "SELECT lines FROM imports WHERE id = 1") < rows)
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let _ = child.kill(); // SIGKILL
+        child.wait().unwrap();
+        let done = count_in(&w, &db, "SELECT lines FROM imports WHERE id = 1");
+        let what = format!("killed at {rows} rows, {done} committed");
+        let reimport = || import_into(&w, &db, &files, &["--no-canonical"]);
+        if round % 2 == 0 {
+            reimport();
+            for sql in [PUZZLE_ROWS, PUZZLES, PROVENANCE, REJECTS] {
+                let got = w.strings_in(&db, sql);
+                assert_eq!(got, w.strings_in("clean.sqlite", sql), "{what}: {sql}");
+            }
+            run(&db);
+        } else {
+            run(&db);
+            reimport();
+        }
+        for sql in [PUZZLE_ROWS, PUZZLES, PROVENANCE, REJECTS] {
+            let got = w.strings_in(&db, sql);
+            assert_eq!(got, w.strings_in("clean.sqlite", sql), "{what}: {sql}");
+        }
+        checked(&w, &db);
+    }
+}
+
+/// Overwrites the leaf page of the table `puzzles` of the archive `db`
+/// three quarters along in id order with bytes no page begins with.
+fn corrupt_puzzles_page(w: &Workdir, db: &str) {
+    let conn = rusqlite::Connection::open(w.path(db)).unwrap();
+    let size: u64 = conn
+        .query_row("PRAGMA page_size", [], |r| r.get(0))
+        .unwrap();
+    let leaves: Vec<u64> = conn
+        .prepare(
+            "SELECT pageno FROM dbstat WHERE name = 'puzzles' AND pagetype = 'leaf' ORDER BY path",
+        )
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    drop(conn);
+    assert!(leaves.len() > 4, "{leaves:?}");
+    let page = leaves[leaves.len() * 3 / 4];
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(w.path(db))
+        .unwrap();
+    f.seek(SeekFrom::Start((page - 1) * size)).unwrap();
+    f.write_all(&vec![0xff; size as usize]).unwrap();
+}
+
+/// A merge that fails partway, on a corrupt input or a full disk, says
+/// which input it could not read, records itself failed, and leaves the
+/// imports it copied unfinished: an import of their file then reads it
+/// and ends with the rows of a clean import.
+#[test]
+fn a_failed_merge_names_its_input_and_leaves_its_imports_unfinished() {
+    let w = Workdir::new();
+    let text = relabelled_kaggle(1);
+    let lines: Vec<&str> = text.lines().collect();
+    let big = with_rejects(&w, "big.txt", &lines);
+    import_into(&w, "a.sqlite", &[&big], &["--no-canonical"]);
+    import_into(&w, "clean.sqlite", &[&big], &["--no-canonical"]);
+    std::fs::copy(w.path("a.sqlite"), w.path("bad.sqlite")).unwrap();
+    corrupt_puzzles_page(&w, "bad.sqlite");
+    let pages = count_in(&w, "a.sqlite", "PRAGMA page_count");
+    let half = (pages / 2).to_string();
+    for (db, args, says) in [
+        (
+            "corrupt.sqlite",
+            vec!["bad.sqlite"],
+            "sudoku-archive: bad.sqlite: reading its puzzles: database disk image is malformed",
+        ),
+        (
+            "full.sqlite",
+            vec!["--max-pages", &half, "a.sqlite"],
+            "the disk is full",
+        ),
+    ] {
+        let mut all = vec!["merge", "--db", db, "--batch-puzzles", "300"];
+        all.extend(args);
+        let out = w.output(&all);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{db}: {stderr}");
+        assert!(stderr.contains(says), "{db}: {stderr}");
+        // Stopped partway, after batches were committed.
+        let stored = count_in(&w, db, "SELECT count(*) FROM puzzles");
+        assert!(stored > 0 && stored < 10_000, "{db}: {stored} puzzles");
+        assert_eq!(
+            w.strings_in(db, "SELECT status FROM imports WHERE id = 1"),
+            ["failed"]
+        );
+        assert_unfinished(&w, db);
+        let summary = w.run(&[
+            "import",
+            "--json",
+            "--no-canonical",
+            "--db",
+            db,
+            &big.display().to_string(),
+        ]);
+        let summary: serde_json::Value = serde_json::from_str(&summary).unwrap();
+        assert_eq!(summary["unchanged_files"], 0, "{db}: {summary}");
+        same(&w, db, "clean.sqlite");
+        assert_eq!(
+            w.strings_in(db, PUZZLE_ROWS),
+            w.strings_in("clean.sqlite", PUZZLE_ROWS)
+        );
+        checked(&w, db);
+    }
+}
+
+/// Reject rows are counted once: those new here as `rejected`, those the
+/// output already held (from an earlier input or merge) as held.
+#[test]
+fn rejects_the_output_already_holds_are_counted_as_held_not_kept() {
+    let w = Workdir::new();
+    let bad = sample("bad.txt");
+    import_into(&w, "a.sqlite", &[&bad], &[]);
+    import_into(&w, "b.sqlite", &[&bad], &[]);
+    let held = count_in(&w, "a.sqlite", "SELECT count(*) FROM rejects");
+    assert!(held > 0);
+    let m = merge(&w, &["--db", "out.sqlite", "a.sqlite", "b.sqlite"]);
+    assert_eq!(
+        count_in(&w, "out.sqlite", "SELECT count(*) FROM rejects"),
+        held
+    );
+    assert_eq!(
+        (m["rejected"].as_i64(), m["rejects_held"].as_i64()),
+        (Some(held), Some(held)),
+        "{m}"
+    );
+    let again = w.run(&["merge", "--db", "out.sqlite", "a.sqlite"]);
+    assert!(
+        again.contains(&format!(
+            " 0  (reject rows new here; {} already held)\n",
+            thousands(held)
+        )),
+        "{again}"
+    );
 }
