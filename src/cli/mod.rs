@@ -25,7 +25,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::core::puzzle::{PuzzleType, TypeHint};
 use crate::input::folder::{self, FolderError, Selection};
-use crate::input::{ColumnChoice, Opened, framing_for};
+use crate::input::{ColumnChoice, Framing, Opened, Origin, framing_for};
 use crate::pipeline::Input;
 use output::{OutputError, note};
 
@@ -137,18 +137,8 @@ pub struct InputArgs {
     /// PATTERN (`*` matches across `/`; repeatable: any may match).
     #[arg(long, value_name = "PATTERN")]
     pub glob: Vec<String>,
-    /// Read every input as CSV, whatever its extension.
-    #[arg(long)]
-    pub csv: bool,
-    /// The CSV column holding the puzzles, by header name or 1-based number
-    /// (default: a named column (puzzle, quizzes, givens, ...) that holds
-    /// puzzles, else the one that does). Reads the input as delimited records.
-    #[arg(long, value_name = "NAME|N")]
-    pub column: Option<String>,
-    /// The delimiter of delimited records: one character, or `tab`, `space`
-    /// (default: sniffed from the content). Reads the input as delimited records.
-    #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
-    pub delimiter: Option<u8>,
+    #[command(flatten)]
+    pub layout: LayoutArgs,
     /// The puzzle type of every string, or auto to recognise each.
     #[arg(long = "type", value_name = "TYPE", value_enum, default_value = "auto")]
     pub kind: TypeArg,
@@ -162,6 +152,32 @@ pub struct InputArgs {
     /// archive: imports of the same name are one file there.
     #[arg(long, value_name = "NAME", default_value = "-")]
     pub stdin_name: String,
+}
+
+/// How the records of a file are told apart, shared by `import`, `check`
+/// and `find --file` (the rest is sniffed from the content).
+#[derive(Debug, Args)]
+pub struct LayoutArgs {
+    /// Read every input as CSV, whatever its extension.
+    #[arg(long)]
+    pub csv: bool,
+    /// The CSV column holding the puzzles, by header name or 1-based number
+    /// (default: a named column (puzzle, quizzes, givens, ...) that holds
+    /// puzzles, else the one that does). Reads the input as delimited records.
+    #[arg(long, value_name = "NAME|N")]
+    pub column: Option<String>,
+    /// The delimiter of delimited records: one character, or `tab`, `space`
+    /// (default: sniffed from the content). Reads the input as delimited records.
+    #[arg(long, value_name = "CHAR", value_parser = parse_delimiter)]
+    pub delimiter: Option<u8>,
+}
+
+impl LayoutArgs {
+    /// How `origin` is read, by its name and these flags.
+    pub fn framing(&self, origin: &Origin) -> Framing {
+        let column = self.column.as_deref().map(ColumnChoice::parse);
+        framing_for(origin, self.csv, self.delimiter, column)
+    }
 }
 
 /// `--delimiter`: one ASCII character, or `tab` or `space` by name.
@@ -182,13 +198,12 @@ impl InputArgs {
     /// The inputs to read, folders expanded; `exclude` are files never to
     /// read (the archive and its companions, see [`DbArg::files`]).
     pub fn inputs(&self, exclude: &[PathBuf]) -> Result<Vec<Input>, FolderError> {
-        let column = self.column.as_deref().map(ColumnChoice::parse);
         let selection = Selection::new(&self.glob, exclude)?;
         Ok(folder::expand(&self.files, &selection, &self.stdin_name)?
             .into_iter()
-            .map(|origin| {
-                let framing = framing_for(&origin, self.csv, self.delimiter, column.clone());
-                Input { origin, framing }
+            .map(|origin| Input {
+                framing: self.layout.framing(&origin),
+                origin,
             })
             .collect())
     }

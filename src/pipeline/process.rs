@@ -13,6 +13,9 @@
 //! canonical form at most its type's steps (`canonical-limit` beyond; see
 //! [`canon`]). A line's worst case is some tens of milliseconds.
 
+use std::borrow::Cow;
+use std::ops::Range;
+
 use crate::core::canon::{self, CanonError};
 use crate::core::killer::krazydad;
 use crate::core::puzzle::{self, PuzzleType, Status};
@@ -122,11 +125,7 @@ pub fn process(
     stored: Option<&dyn Stored>,
 ) -> Outcome {
     if let ItemKind::Krazydad { colour, hint } = &item.kind {
-        let converted = utf8(chunk.bytes(colour)).and_then(|c| {
-            let h = utf8(chunk.bytes(hint))?;
-            krazydad::killer_string(c, h).map_err(|e| reject(e.code(), e.to_string()))
-        });
-        return match converted {
+        return match krazydad_string(chunk, colour, hint) {
             Err(outcome) => outcome,
             Ok(s) => match stored.and_then(|st| known(&s, settings, st)) {
                 Some(k) => Outcome::Known(Box::new(k)),
@@ -140,6 +139,27 @@ pub fn process(
             Some(k) => Outcome::Known(Box::new(k)),
             None => analyse_token(token, settings),
         },
+    }
+}
+
+/// A krazydad record's puzzle string, made from its two fields.
+fn krazydad_string(
+    chunk: &Chunk,
+    colour: &Range<usize>,
+    hint: &Range<usize>,
+) -> Result<String, Outcome> {
+    let c = utf8(chunk.bytes(colour))?;
+    let h = utf8(chunk.bytes(hint))?;
+    krazydad::killer_string(c, h).map_err(|e| reject(e.code(), e.to_string()))
+}
+
+/// An item's puzzle string as an import reads it (a krazydad record's made
+/// from its fields), or its outcome when it has none: for the callers that
+/// look strings up rather than analyse them (`find`).
+pub fn puzzle_string<'a>(chunk: &'a Chunk, item: &Item) -> Result<Cow<'a, str>, Outcome> {
+    match &item.kind {
+        ItemKind::Krazydad { colour, hint } => krazydad_string(chunk, colour, hint).map(Cow::Owned),
+        _ => token(chunk, item).map(Cow::Borrowed),
     }
 }
 

@@ -2,6 +2,7 @@
 //! found, for every type; the exit status is grep's.
 
 use std::io::Write;
+use std::path::Path;
 
 use crate::util::{Workdir, data};
 
@@ -240,4 +241,186 @@ fn find_answers_a_hundred_thousand_strings_in_seconds() {
     assert_eq!(found, [10_000, 90_000]);
     assert!(took.as_secs() < 60, "100,000 lookups took {took:?}");
     w.assert_lookup_tables();
+}
+
+/// The answers of `find --json` run in `w` with `args`, and its exit status.
+fn find_json(w: &Workdir, args: &[&str]) -> (Vec<serde_json::Value>, Option<i32>) {
+    let mut all = vec!["find", "--json"];
+    all.extend_from_slice(args);
+    let out = w.output(&all);
+    let answers = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (answers, out.status.code())
+}
+
+/// Issue 39.1: a file that imported cleanly, in each layout an import reads
+/// (the sudoku-exchange bank's `hash puzzle rating` lines, the same
+/// gzipped, a delimited file with a header, 9-line grids, a krazydad Killer
+/// CSV), is found record for record: each record's answer names the file
+/// and line the import stored it from.
+#[test]
+fn find_reads_a_file_as_import_does_and_finds_every_record_at_its_line() {
+    let w = Workdir::new();
+    let bank =
+        std::fs::read_to_string(data("classic/sudoku_exchange_diabolical_excerpt.txt")).unwrap();
+    w.write("diabolical.txt", &bank);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(bank.as_bytes()).unwrap();
+    w.write("diabolical.txt.gz", gz.finish().unwrap());
+    let mut csv = String::from("rating;puzzle;hash\n");
+    for l in bank.lines() {
+        let f: Vec<&str> = l.split_whitespace().collect();
+        csv.push_str(&format!("{};{};{}\n", f[2], f[1], f[0]));
+    }
+    w.write("bank.csv", csv);
+    std::fs::copy(
+        data("classic/project_euler_p096_grids.txt"),
+        w.path("grids.txt"),
+    )
+    .unwrap();
+    let killers: String =
+        std::fs::read_to_string(data("killer/krazydad_intermediate_first500.csv"))
+            .unwrap()
+            .lines()
+            .take(21)
+            .map(|l| format!("{l}\n"))
+            .collect();
+    w.write("killers.csv", killers);
+    for (file, records) in [
+        ("diabolical.txt", 45),
+        ("diabolical.txt.gz", 45),
+        ("bank.csv", 45),
+        ("grids.txt", 50),
+        ("killers.csv", 20),
+    ] {
+        let db = format!("{file}.sqlite");
+        let s = w.import(&[Path::new(file)], &["--db", &db]);
+        assert_eq!(s["rejected"], 0, "{file} imports cleanly: {s}");
+        let (answers, status) = find_json(&w, &["--db", &db, "--file", file]);
+        assert_eq!(status, Some(0), "{file}");
+        assert_eq!(answers.len(), records, "{file}: one answer a record");
+        for a in &answers {
+            assert_eq!(a["found"], "exact", "{file}: {a}");
+            assert_eq!(a["file"], file, "{a}");
+            // (A puzzle repeated in the file has each of its lines.)
+            let sources = a["puzzles"][0]["sources"].as_array().unwrap();
+            assert!(
+                sources
+                    .iter()
+                    .any(|s| (&s["file"], &s["line"]) == (&a["file"], &a["line"])),
+                "{file}: the record is a line the import stored: {a}"
+            );
+        }
+    }
+    // What a person sees for the line whose hash an older `find` read as
+    // a Version B header.
+    let out = w.run(&[
+        "find",
+        "--db",
+        "diabolical.txt.sqlite",
+        "--file",
+        "diabolical.txt",
+    ]);
+    let at = out.find("diabolical.txt:43:").unwrap();
+    let end = out[at..].find("diabolical.txt:44:").unwrap();
+    assert_eq!(
+        &out[at..at + end],
+        "diabolical.txt:43: found puzzle 43 (sudoku, 29 clues, unique solution)\n\
+         \x20 givens:   600024503050300090700900000300000720800030005047000008000001009020003050903480006\n\
+         \x20 solution: 689124573451367892732958164395846721816732945247519638564271389128693457973485216\n\
+         \x20 from:     diabolical.txt:43 (import 1)\n"
+    );
+}
+
+/// Issue 36.6: `find -` reads through the import's bounded lines: a line
+/// of hundreds of MiB is never held whole, and is answered at its line as
+/// the import would reject it, between lines answered as usual.
+#[test]
+fn find_of_standard_input_does_not_hold_a_huge_line_and_reports_it_at_its_line() {
+    let w = Workdir::new();
+    let bank = data("classic/sudoku_exchange_diabolical_excerpt.txt");
+    w.import(&[&bank], &[]);
+    let text = std::fs::read_to_string(&bank).unwrap();
+    let mut lines = text.lines();
+    let (first, second) = (lines.next().unwrap(), lines.next().unwrap());
+    const HUGE: usize = 256 << 20;
+    let (child, mut stdin) = w.spawn_piped(&["find", "-"]);
+    stdin.write_all(format!("{first}\n").as_bytes()).unwrap();
+    let block = vec![b'1'; 1 << 20];
+    for _ in 0..HUGE / block.len() {
+        stdin.write_all(&block).unwrap();
+    }
+    // The whole line is written but not ended: an unbounded reader holds it.
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap();
+    stdin.write_all(format!("\n{second}\n").as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        peak_kib < 64 * 1024,
+        "a {HUGE}-byte line is not held whole: peak {peak_kib} KiB"
+    );
+    let lines: Vec<&str> = stdout.lines().filter(|l| l.starts_with("-:")).collect();
+    assert_eq!(
+        lines,
+        [
+            "-:1: found puzzle 1 (sudoku, 28 clues, unique solution)",
+            &format!(
+                "-:2: not a puzzle: line is {HUGE} bytes, longer than any puzzle string (limit 4096)"
+            ),
+            "-:3: found puzzle 2 (sudoku, 26 clues, unique solution)",
+        ],
+        "{stdout}"
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a line that is no puzzle is trouble"
+    );
+}
+
+/// Issue 39.10: an isomorph's answer shows the string's own solution
+/// beside the stored puzzle's (a legacy Killer form is solved only for
+/// this); a puzzle without a unique solution shows neither.
+#[test]
+fn find_of_an_isomorph_shows_the_solution_of_the_string_looked_up() {
+    let w = Workdir::new();
+    let mut shown = Vec::new();
+    for (kind, _, isomorph, _) in cases(&w) {
+        let (answers, status) = find_json(&w, &[&isomorph]);
+        assert_eq!(status, Some(0));
+        let a = &answers[0];
+        assert_eq!(a["found"], "isomorph", "{kind}");
+        let text = w.run(&["find", &isomorph]);
+        let Some(stored) = a["puzzles"][0]["solution"].as_str() else {
+            assert_eq!(a.get("input_solution"), None, "{kind}: {a}");
+            assert!(!text.contains("solution of the string"), "{text}");
+            continue;
+        };
+        // The string is the stored puzzle transposed: so is its solution.
+        let own = transpose(stored, 1);
+        assert_ne!(own, stored, "{kind}");
+        assert_eq!(a["input_solution"], own.as_str(), "{kind}");
+        assert!(
+            text.contains(&format!(
+                "\n  solution: {stored}\n  solution of the string: {own}\n"
+            )),
+            "{kind}: {text}"
+        );
+        shown.push(kind);
+    }
+    assert_eq!(
+        shown,
+        ["sudoku", "killer"],
+        "the cases with a unique solution"
+    );
 }
