@@ -22,3 +22,9 @@ CREATE TABLE removals (
     puzzles   INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (import_id, file_id, reason)
 ) WITHOUT ROWID;
+
+-- The provenance of a file's lines, by line: what a file read again
+-- compares its lines with, a range of it a chunk (the primary key starts
+-- with the puzzle, so without this each such read is a scan of all of
+-- `sources`). Lines are written in order, so each import appends to it.
+CREATE INDEX sources_file_line ON sources (file_id, line);

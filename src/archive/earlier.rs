@@ -16,7 +16,9 @@ use rusqlite::{Connection, params};
 struct OldSource {
     line: i64,
     puzzle_id: i64,
-    relation: String,
+    /// Its relation is `isomorph` (else `exact`): read as a flag, so that
+    /// a chunk's rows cost no allocation but for their rare fields.
+    isomorph: bool,
     fields: Option<String>,
 }
 
@@ -72,14 +74,14 @@ impl Earlier {
     ) -> rusqlite::Result<Option<Earlier>> {
         let sources: Vec<OldSource> = tx
             .prepare_cached(
-                "SELECT line, puzzle_id, relation, fields FROM sources
+                "SELECT line, puzzle_id, relation = 'isomorph', fields FROM sources
                  WHERE file_id = ?1 AND line BETWEEN ?2 AND ?3 ORDER BY line",
             )?
             .query_map(params![file_id, first, last], |r| {
                 Ok(OldSource {
                     line: r.get(0)?,
                     puzzle_id: r.get(1)?,
-                    relation: r.get(2)?,
+                    isomorph: r.get(2)?,
                     fields: r.get(3)?,
                 })
             })?
@@ -122,7 +124,7 @@ impl Earlier {
             }
             let same = matches!(now, Now::Source { puzzle_id, relation, fields }
                 if *puzzle_id == old.puzzle_id
-                    && *relation == old.relation
+                    && (*relation == "isomorph") == old.isomorph
                     && *fields == old.fields.as_deref());
             if !same {
                 out.sources.push((line, old.puzzle_id));
