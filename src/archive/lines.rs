@@ -30,8 +30,10 @@ use rusqlite::{CachedStatement, Connection, OptionalExtension, params};
 
 use super::ArchiveError;
 use super::borrowed::{Borrowed, Param};
+use super::earlier::{Earlier, Now, Superseded};
 use super::lookup::BY_KEY;
 use super::pending::Pending;
+use super::remove::{Reason, Removal};
 use crate::input::{Chunk, Item};
 use crate::record::{Canonical, Outcome, Record};
 
@@ -134,6 +136,11 @@ impl Counts {
         }
     }
 
+    /// Takes away `d`, a part of these counts.
+    pub(super) fn take(&mut self, d: Counts) {
+        *self = self.since(d);
+    }
+
     pub(super) fn add(&mut self, d: Counts) {
         self.lines += d.lines;
         self.stored += d.stored;
@@ -198,6 +205,12 @@ pub(super) struct ChunkLines<'a, 'p> {
     insert_one: Option<Borrowed<'a>>,
     /// The parameters of the next group or provenance insert.
     params: Vec<Param<'a>>,
+    /// The rows earlier reads left for the chunk's lines, when there are
+    /// any, and where those the lines supersede go.
+    earlier: Option<(Earlier, &'p mut Removal)>,
+    /// Earlier provenance rows superseded, taken out before the chunk's own
+    /// are written.
+    superseded: Superseded,
 }
 
 /// A stored puzzle's type, givens and form, as a line is compared with it.
@@ -234,7 +247,47 @@ impl<'a, 'p> ChunkLines<'a, 'p> {
             insert_group: None,
             insert_one: None,
             params: Vec::with_capacity(PUZZLE_PARAMS * PUZZLES_PER_INSERT),
+            earlier: None,
+            superseded: Superseded::default(),
         }
+    }
+
+    /// Compares each line with the rows `earlier` reads left for it, and
+    /// has `removal` take out those it supersedes (see [`super::earlier`]).
+    pub fn superseding(mut self, earlier: Earlier, removal: &'p mut Removal) -> Self {
+        self.earlier = Some((earlier, removal));
+        self
+    }
+
+    /// Notes the earlier rows of `line` that what it is `now` supersedes.
+    /// Rejects go at once (a new reject equal but for its message would
+    /// otherwise be kept out by the old one), provenance rows before the
+    /// chunk's own are written.
+    fn supersede(&mut self, line: u64, now: Now<'_>) -> Result<(), ArchiveError> {
+        let Some((earlier, removal)) = &mut self.earlier else {
+            return Ok(());
+        };
+        let line = line_number(line)?;
+        earlier.supersede(line, &now, &mut self.superseded);
+        for id in self.superseded.rejects.drain(..) {
+            removal
+                .reject(self.tx, self.file_id, id, Reason::Changed)
+                .map_err(sql)?;
+        }
+        Ok(())
+    }
+
+    /// Takes out the superseded provenance rows.
+    fn take_out_superseded(&mut self) -> Result<(), ArchiveError> {
+        let Some((_, removal)) = &mut self.earlier else {
+            return Ok(());
+        };
+        for (line, puzzle_id) in self.superseded.sources.drain(..) {
+            removal
+                .source(self.tx, self.file_id, line, puzzle_id, Reason::Changed)
+                .map_err(sql)?;
+        }
+        Ok(())
     }
 
     fn statement(&self, sql_text: &str) -> Result<CachedStatement<'a>, ArchiveError> {
@@ -250,6 +303,7 @@ impl<'a, 'p> ChunkLines<'a, 'p> {
             let (puzzle_id, fate) = match outcome {
                 Outcome::Skipped => {
                     self.counts.skipped += 1;
+                    self.supersede(item.line, Now::Nothing)?;
                     continue;
                 }
                 Outcome::Rejected(r) => {
@@ -274,15 +328,25 @@ impl<'a, 'p> ChunkLines<'a, 'p> {
                     }
                 }
             };
-            self.account(item, puzzle_id, fate);
+            let relation = self.account(item, puzzle_id, fate);
+            if self.earlier.is_some() {
+                let now = Now::Source {
+                    puzzle_id,
+                    relation,
+                    fields: self.chunk.fields_of(item.line),
+                };
+                self.supersede(item.line, now)?;
+            }
         }
         self.flush()?;
+        self.take_out_superseded()?;
         self.write_sources()?;
         Ok((self.counts, self.shown))
     }
 
-    /// Counts an accepted line and queues its provenance.
-    fn account(&mut self, item: &Item, puzzle_id: i64, fate: Fate) {
+    /// Counts an accepted line and queues its provenance; returns its
+    /// relation.
+    fn account(&mut self, item: &Item, puzzle_id: i64, fate: Fate) -> &'static str {
         let relation = match fate {
             Fate::Stored => {
                 self.counts.stored += 1;
@@ -299,11 +363,18 @@ impl<'a, 'p> ChunkLines<'a, 'p> {
             }
         };
         self.sources.push((item.line, puzzle_id, relation));
+        relation
     }
 
     fn reject(&mut self, item: &Item, code: &str, message: &str) -> Result<(), ArchiveError> {
         let raw = self.chunk.bytes(&item.raw);
         let raw = String::from_utf8_lossy(&raw[..raw.len().min(RAW_KEEP)]);
+        let now = Now::Reject {
+            reason: code,
+            raw: &raw,
+            message,
+        };
+        self.supersede(item.line, now)?;
         self.statement(INSERT_REJECT)?
             .execute(params![
                 self.import_id,

@@ -28,6 +28,7 @@
 
 mod borrowed;
 pub mod canonical;
+mod earlier;
 pub mod export;
 mod lines;
 pub mod lock;
@@ -35,6 +36,7 @@ pub mod lookup;
 pub mod merge;
 mod pending;
 pub mod query;
+pub mod remove;
 mod run;
 pub mod schema;
 pub mod stored;

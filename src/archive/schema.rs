@@ -92,6 +92,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0012_key_and_form_tables.sql"),
         fill: None,
     },
+    Migration {
+        name: "0013_removals.sql",
+        sql: include_str!("../../migrations/0013_removals.sql"),
+        fill: None,
+    },
 ];
 
 /// The schema version this binary writes.

@@ -26,7 +26,19 @@
 //! in the batch of its last: the hash is taken from the bytes as they were
 //! read ([`crate::input::Hashing`]), so it is the hash of exactly what was
 //! parsed, at no extra read. A killed or failed import's reads never make a
-//! later one skip a file: its status is not `finished`.
+//! later one skip a file: its status is not `finished`; nor does a complete
+//! read that a later read of the file, or a removal of its rows, followed.
+//!
+//! A file read again leaves the archive as a clean import of it as it is
+//! now: each line's new row is compared with the rows earlier reads left
+//! for it ([`super::earlier`], only for the lines up to the last such row),
+//! those it differs from are superseded, and so are the rows past the
+//! file's new end; a read that fails ([`ImportWriter::discard_read`]: a
+//! compressed file's checksum failing after its garbage was committed, a
+//! file that changed while it was read) takes back everything it wrote.
+//! A puzzle no line holds any more goes at the batch's commit, with its
+//! lookup entries ([`super::remove`]). A puzzle the workers found before
+//! it went is looked at again before a line names it.
 //!
 //! A batch holds the archive's write lock from its first chunk to its
 //! commit, which comes at most [`super::Scale::time`] after it began: also while no
@@ -59,14 +71,16 @@ use std::time::Instant;
 
 use rusqlite::{OptionalExtension, params};
 
+use super::earlier::Earlier;
 use super::lines::{ChunkLines, SHOWN_REJECTS};
 pub use super::lines::{Counts, Dedup};
 use super::pending::Pending;
+use super::remove::{Removal, puzzles_removed};
 use super::run::{IMPORT, Run};
 use super::{Archive, ArchiveError};
 use crate::core::puzzle::TypeHint;
 use crate::input::{Content, Framing, Identity, Origin, PuzzleColumn, content_of};
-use crate::pipeline::{Input, Processed, Sink};
+use crate::pipeline::{Input, Outcome, Processed, Sink};
 use crate::record::Settings;
 
 /// What became of the lines of one input of the run so far.
@@ -177,6 +191,30 @@ pub struct ImportWriter<'a> {
     /// its commit.
     pending: Pending,
     started: Instant,
+    /// The input being read, from its `begin_input` to its `end_input`.
+    open: Option<OpenRead>,
+    /// The import's counts as of its last commit.
+    committed: Counts,
+    /// Rows the open batch took out, and every puzzle the run removed.
+    removal: Removal,
+    /// Puzzles removed from the archive by every run, when this one began.
+    removed_before: i64,
+    /// Set once another run removed puzzles while this one ran: each
+    /// stored puzzle the workers found is looked at again before a line
+    /// names it (the lookup may be older than the removal).
+    recheck_known: bool,
+}
+
+/// The input being read.
+#[derive(Clone, Copy, Debug)]
+struct OpenRead {
+    index: usize,
+    file_id: i64,
+    /// The last line earlier reads left rows of (provenance or rejects),
+    /// if any: the lines up to it are compared with those rows.
+    earlier_end: Option<i64>,
+    /// Its counts as of the last commit.
+    committed: Counts,
 }
 
 impl<'a> ImportWriter<'a> {
@@ -192,6 +230,8 @@ impl<'a> ImportWriter<'a> {
         // writing time, are off for the import; the tests check the result
         // with `foreign_key_check`. Enforcement is back on in `finish`.
         let (run, interrupted) = Run::begin(archive, &IMPORT, arguments)?;
+        let removed_before = puzzles_removed(&archive.conn)
+            .map_err(|e| ArchiveError::sql("reading what earlier runs removed", e))?;
         let import_id = run.id;
         if dedup == Dedup::Isomorphs {
             // Rows imported with --no-canonical get their form now, or an
@@ -213,6 +253,11 @@ impl<'a> ImportWriter<'a> {
             batch_lines: 0,
             pending: Pending::new(dedup == Dedup::Isomorphs),
             started: Instant::now(),
+            open: None,
+            committed: Counts::default(),
+            removal: Removal::default(),
+            removed_before,
+            recheck_known: false,
         })
     }
 
@@ -228,6 +273,7 @@ impl<'a> ImportWriter<'a> {
         self.batch_started = None;
         self.batch_lines = 0;
         self.pending.clear();
+        self.removal.rolled_back();
         self.run.finish(&self.archive.conn, committed, error)
     }
 
@@ -238,19 +284,60 @@ impl<'a> ImportWriter<'a> {
         self.run.end(&self.archive.conn, "interrupted", None)
     }
 
-    /// Commits the open batch, if any.
+    /// Commits the open batch, if any: the lookup entries of its puzzles
+    /// first, then the puzzles no line holds any more taken out.
     fn commit(&mut self) -> Result<(), ArchiveError> {
         if self.batch_started.take().is_some() {
             self.batch_lines = 0;
-            self.pending
-                .write(&self.archive.conn)
-                .map_err(|e| ArchiveError::sql("committing a batch", e))?;
-            self.archive
-                .conn
-                .execute_batch("COMMIT")
-                .map_err(|e| ArchiveError::sql("committing a batch", e))?;
+            let e = |e| ArchiveError::sql("committing a batch", e);
+            self.pending.write(&self.archive.conn).map_err(e)?;
+            self.removal
+                .settle(&self.archive.conn, self.import_id)
+                .map_err(e)?;
+            self.archive.conn.execute_batch("COMMIT").map_err(e)?;
+            self.committed = self.counts;
+            if let Some(open) = &mut self.open
+                && let Some(f) = self.files.get(open.index)
+            {
+                open.committed = f.counts;
+            }
         }
         Ok(())
+    }
+
+    /// After the read of the input being read failed (corrupt compressed
+    /// data, a file that changed while it was read): rolls back the open
+    /// batch, then takes out everything this import wrote of that file
+    /// (its provenance, rejects and read, and the puzzles only those lines
+    /// held) and its lines from the import's counts, in one transaction.
+    /// Returns the lines taken back; none when no input was being read.
+    pub fn discard_read(&mut self) -> Result<u64, ArchiveError> {
+        let Some(open) = self.open.take() else {
+            return Ok(0);
+        };
+        let conn = &self.archive.conn;
+        if self.batch_started.take().is_some() {
+            conn.execute_batch("ROLLBACK")
+                .map_err(|e| ArchiveError::sql("rolling back a batch", e))?;
+        }
+        self.batch_lines = 0;
+        self.pending.clear();
+        self.removal.rolled_back();
+        let mut counts = self.committed;
+        counts.take(open.committed);
+        self.batch()?;
+        let e = |e| ArchiveError::sql("taking out what a failed read wrote", e);
+        let conn = &self.archive.conn;
+        self.removal
+            .read_of(conn, open.file_id, self.import_id)
+            .map_err(e)?;
+        write_counts(conn, self.import_id, counts).map_err(e)?;
+        self.counts = counts;
+        if let Some(f) = self.files.get_mut(open.index) {
+            *f = FileCounts::default();
+        }
+        self.commit()?;
+        Ok(open.committed.lines)
     }
 
     /// After a batch's commit: bound the WAL, let a waiting import in, and
@@ -260,17 +347,61 @@ impl<'a> ImportWriter<'a> {
     }
 
     /// Opens a batch transaction unless one is open; returns when it began.
+    /// Under the write lock, sees whether another run removed puzzles
+    /// since this one began.
     fn batch(&mut self) -> Result<Instant, ArchiveError> {
         match self.batch_started {
             Some(t) => Ok(t),
             None => {
+                let e = |e| ArchiveError::sql("starting a batch", e);
                 self.archive
                     .conn
                     .execute_batch("BEGIN IMMEDIATE")
-                    .map_err(|e| ArchiveError::sql("starting a batch", e))?;
+                    .map_err(e)?;
+                if !self.recheck_known {
+                    let removed = puzzles_removed(&self.archive.conn).map_err(e)?;
+                    let own = self.removal.removed.len() as i64;
+                    self.recheck_known = removed != self.removed_before + own;
+                }
                 Ok(*self.batch_started.insert(Instant::now()))
             }
         }
+    }
+
+    /// The chunk's outcomes, with each stored puzzle the workers found that
+    /// may be gone since (removed by this run, or by another while this
+    /// one ran) looked at again, and its line analysed anew if it is.
+    /// `None` when every outcome stands as it is (nearly always).
+    fn fresh_outcomes(&self, p: &Processed) -> Result<Option<Vec<Outcome>>, ArchiveError> {
+        if !self.recheck_known && self.removal.removed.is_empty() {
+            return Ok(None);
+        }
+        let e = |e| ArchiveError::sql("looking at a stored puzzle again", e);
+        let mut fresh: Option<Vec<Outcome>> = None;
+        for (i, (item, outcome)) in p.chunk.items.iter().zip(&p.outcomes).enumerate() {
+            let Outcome::Known(k) = outcome else {
+                continue;
+            };
+            let gone = self.removal.removed.contains(&k.id)
+                || (self.recheck_known && {
+                    let row: Option<(String, String)> = self
+                        .archive
+                        .conn
+                        .prepare_cached("SELECT type, givens FROM puzzles WHERE id = ?1")
+                        .and_then(|mut st| {
+                            st.query_row([k.id], |r| Ok((r.get(0)?, r.get(1)?)))
+                                .optional()
+                        })
+                        .map_err(e)?;
+                    row.is_none_or(|(kind, givens)| kind != k.kind.as_str() || givens != k.givens)
+                });
+            if gone {
+                let outcomes = fresh.get_or_insert_with(|| p.outcomes.clone());
+                outcomes[i] =
+                    crate::pipeline::process::process(&p.chunk, item, self.settings, None);
+            }
+        }
+        Ok(fresh)
     }
 
     /// Decides, before anything is read, which inputs to read: gives each
@@ -361,7 +492,12 @@ impl<'a> ImportWriter<'a> {
             .prepare_cached(
                 "SELECT r.content_hash FROM file_reads AS r JOIN imports AS i ON i.id = r.import_id
                  WHERE r.file_id = ?1 AND r.complete = 1 AND r.bytes = ?2 AND r.read_as = ?3
-                   AND r.content_hash IS NOT NULL AND i.status = 'finished'",
+                   AND r.content_hash IS NOT NULL AND i.status = 'finished'
+                   AND NOT EXISTS (SELECT 1 FROM file_reads AS later
+                       WHERE later.file_id = r.file_id AND later.import_id > r.import_id
+                         AND later.action = 'read')
+                   AND NOT EXISTS (SELECT 1 FROM removals AS m
+                       WHERE m.file_id = r.file_id AND m.import_id > r.import_id)",
             )
             .map_err(e)?
             .query_map(
@@ -507,8 +643,23 @@ impl<'a> ImportWriter<'a> {
 
     fn write_chunk(&mut self, name: &str, file_id: i64, p: &Processed) -> Result<(), ArchiveError> {
         let batch_started = self.batch()?;
+        let fresh = self.fresh_outcomes(p)?;
+        let outcomes = fresh.as_deref().unwrap_or(&p.outcomes);
         let tx = &self.archive.conn;
-        let (c, shown) = ChunkLines::new(
+        let e = |e| ArchiveError::sql("writing a batch", e);
+        // Only the lines up to the last one earlier reads left rows of are
+        // compared with them.
+        let span = match (p.chunk.items.first(), p.chunk.items.last()) {
+            (Some(first), Some(last)) => Some((first.line as i64, last.line as i64)),
+            _ => None,
+        };
+        let earlier = match (self.open.and_then(|o| o.earlier_end), span) {
+            (Some(end), Some((first, last))) if first <= end => {
+                Earlier::load(tx, file_id, first, last).map_err(e)?
+            }
+            _ => None,
+        };
+        let lines = ChunkLines::new(
             tx,
             &mut self.pending,
             &p.chunk,
@@ -517,23 +668,13 @@ impl<'a> ImportWriter<'a> {
             self.import_id,
             self.dedup,
             self.counts,
-        )
-        .write(&p.outcomes)?;
-        tx.execute(
-            "UPDATE imports SET lines = ?2, stored = ?3, duplicates = ?4, rejected = ?5, skipped = ?6,
-                 isomorphs = ?7
-             WHERE id = ?1",
-            params![
-                self.import_id,
-                c.lines,
-                c.stored,
-                c.duplicates,
-                c.rejected,
-                c.skipped,
-                c.isomorphs
-            ],
-        )
-        .map_err(|e| ArchiveError::sql("writing a batch", e))?;
+        );
+        let lines = match earlier {
+            Some(earlier) => lines.superseding(earlier, &mut self.removal),
+            None => lines,
+        };
+        let (c, shown) = lines.write(outcomes)?;
+        write_counts(tx, self.import_id, c).map_err(e)?;
         for line in shown {
             if self.first_rejects.len() < SHOWN_REJECTS {
                 self.first_rejects.push(line);
@@ -564,6 +705,8 @@ impl<'a> ImportWriter<'a> {
 impl Sink for ImportWriter<'_> {
     type Error = ArchiveError;
 
+    /// Records the read, and where the rows earlier reads left of the
+    /// file end (a file read again supersedes those its lines differ from).
     fn begin_input(
         &mut self,
         index: usize,
@@ -571,7 +714,24 @@ impl Sink for ImportWriter<'_> {
         _len: Option<u64>,
     ) -> Result<(), ArchiveError> {
         let id = self.file_id_of(index)?;
-        self.record_read(id, "read", &input.framing, None)
+        self.record_read(id, "read", &input.framing, None)?;
+        let earlier_end: Option<i64> = self
+            .archive
+            .conn
+            .prepare_cached(
+                "SELECT nullif(max(ifnull((SELECT max(line) FROM sources WHERE file_id = ?1), 0),
+                                   ifnull((SELECT max(line) FROM rejects WHERE file_id = ?1), 0)),
+                               0)",
+            )
+            .and_then(|mut st| st.query_row([id], |r| r.get(0)))
+            .map_err(|e| ArchiveError::sql("looking up earlier reads of a file", e))?;
+        self.open = Some(OpenRead {
+            index,
+            file_id: id,
+            earlier_end,
+            committed: Counts::default(),
+        });
+        Ok(())
     }
 
     fn write(&mut self, inputs: &[Input], p: &Processed) -> Result<(), ArchiveError> {
@@ -583,6 +743,9 @@ impl Sink for ImportWriter<'_> {
         self.write_chunk(&name, file_id, p)
     }
 
+    /// Records the read complete when it reached the end; a file that is
+    /// shorter than an earlier read found it loses the rows of the lines
+    /// past its end.
     fn end_input(
         &mut self,
         index: usize,
@@ -590,6 +753,17 @@ impl Sink for ImportWriter<'_> {
         content: Option<Content>,
     ) -> Result<(), ArchiveError> {
         let id = self.file_id_of(index)?;
+        let open = self.open.take();
+        let last = self.files.get(index).map_or(0, |f| f.last_line) as i64;
+        if content.is_some()
+            && let Some(end) = open.and_then(|o| o.earlier_end)
+            && end > last
+        {
+            self.batch()?;
+            self.removal
+                .past_end(&self.archive.conn, id, last)
+                .map_err(|e| ArchiveError::sql("taking out the lines past a file's end", e))?;
+        }
         self.record_read(id, "read", &input.framing, content)
     }
 
@@ -605,6 +779,25 @@ impl Sink for ImportWriter<'_> {
         self.commit()?;
         self.after_commit()
     }
+}
+
+/// Writes the import's running counts into its row.
+fn write_counts(conn: &rusqlite::Connection, import_id: i64, c: Counts) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "UPDATE imports SET lines = ?2, stored = ?3, duplicates = ?4, rejected = ?5, skipped = ?6,
+             isomorphs = ?7
+         WHERE id = ?1",
+    )?
+    .execute(params![
+        import_id,
+        c.lines,
+        c.stored,
+        c.duplicates,
+        c.rejected,
+        c.skipped,
+        c.isomorphs
+    ])
+    .map(|_| ())
 }
 
 /// Why [`ImportWriter::unchanged_content`] could not tell.

@@ -27,7 +27,7 @@ use super::{DbArg, EXIT_REJECTS, InputArgs, thousands};
 use crate::archive::writer::{Counts, Dedup, ImportWriter, Plan};
 use crate::archive::{Archive, ArchiveError, Tuning};
 use crate::input::{Content, Framing};
-use crate::pipeline::{self, Input, Options, Processed, Settings, Sink, Stored};
+use crate::pipeline::{self, Input, Options, Processed, RunError, Settings, Sink, Stored};
 use crate::progress::Progress;
 
 #[derive(Debug, Args)]
@@ -322,6 +322,17 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     let outcome = pipeline::run(&plan.read, opened, &opts, &mut drawn);
     let layouts = drawn.layouts;
     progress.finish();
+    if let Err(RunError::Read { file, .. }) = &outcome {
+        // What the file's read wrote may be garbage decoded before its
+        // checksum failed, or lines of a file that changed under it.
+        let lines = writer.discard_read()?;
+        if lines > 0 {
+            note!(
+                "sudoku-archive: the {} lines read from {file} were taken back out of the archive",
+                thousands(lines)
+            );
+        }
+    }
     let signal = interrupt.record_end(&mut writer, outcome)?;
     let c = writer.counts;
     let exceeded = a.max_rejects.is_some_and(|m| m.exceeded_by(&c));

@@ -4,17 +4,20 @@
 //! window of their own, at most some tens of MiB for `xz -9`). Anything
 //! else is read as it is.
 //!
-//! A decoding error (corrupt or truncated data) is an `io::Error` from the
-//! reader, saying which format failed and why; the lines decoded before it
-//! have been handed on already (see [`super::text`]), and the pipeline
-//! fails the run with the file's name and this message.
+//! A decoding error (corrupt or truncated data, bytes after the last gzip
+//! member that are not gzip) is an `io::Error` from the reader, saying
+//! which format failed and why; the lines decoded before it have been
+//! handed on already (see [`super::text`]), and the pipeline fails the run
+//! with the file's name and this message (the archive then takes back what
+//! the file's read wrote). An error from beneath the decoder that is not
+//! about the data ([`super::Changed`]) is passed on as it is.
 
 use std::fmt;
-use std::io::{self, Chain, Cursor, Read};
+use std::io::{self, BufRead, BufReader, Chain, Cursor, Read};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::{Chunk, ChunkReader};
+use super::{Changed, Chunk, ChunkReader};
 
 /// Name endings that say a file is compressed: not used to decide how it
 /// is read (its bytes decide), only to find the name's real extension
@@ -108,7 +111,7 @@ pub fn decoded<R: Read + Send + 'static>(read: R) -> io::Result<Decoded> {
         count: count.clone(),
     };
     let inner: Box<dyn Read + Send> = match format {
-        Compression::Gzip => Box::new(flate2::read::MultiGzDecoder::new(raw)),
+        Compression::Gzip => Box::new(GzMembers::new(raw)),
         Compression::Zstd => Box::new(zstd::stream::read::Decoder::new(raw)?),
         Compression::Xz => Box::new(liblzma::read::XzDecoder::new_multi_decoder(raw)),
         Compression::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(raw)),
@@ -133,6 +136,66 @@ impl<R: Read> Read for Counted<R> {
     }
 }
 
+/// gzip members one after another, as `gzip -d` reads them: after each,
+/// the input ends or the next member begins. Bytes after the last member
+/// that are not gzip are an error that says so (flate2's multi-member
+/// decoder reads them as a header cut short: "the data ends before...").
+struct GzMembers<R: Read> {
+    /// The member being decoded; `None` once the input ended.
+    member: Option<flate2::bufread::GzDecoder<BufReader<Counted<R>>>>,
+}
+
+/// Bytes after the last gzip member that do not start another.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "gzip data ends at byte {at} and is followed by bytes that are not gzip (trailing garbage)"
+)]
+struct TrailingGarbage {
+    at: u64,
+}
+
+impl<R: Read> GzMembers<R> {
+    fn new(raw: Counted<R>) -> GzMembers<R> {
+        GzMembers {
+            member: Some(flate2::bufread::GzDecoder::new(BufReader::new(raw))),
+        }
+    }
+}
+
+impl<R: Read> Read for GzMembers<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let Some(member) = &mut self.member else {
+                return Ok(0);
+            };
+            let n = member.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            // The member ended, its checksum verified: what follows?
+            let Some(member) = self.member.take() else {
+                return Ok(0);
+            };
+            let mut rest = member.into_inner();
+            let next = rest.fill_buf()?;
+            let (gzip, buffered) = (matches!(next, [0x1f] | [0x1f, 0x8b, ..]), next.len());
+            match buffered {
+                0 => return Ok(0),
+                _ if gzip => {
+                    self.member = Some(flate2::bufread::GzDecoder::new(rest));
+                }
+                _ => {
+                    let at = rest.get_ref().count.load(Ordering::Relaxed) - buffered as u64;
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        TrailingGarbage { at },
+                    ));
+                }
+            }
+        }
+    }
+}
+
 /// A decoder whose errors say which format could not be decoded.
 struct Decoding {
     inner: Box<dyn Read + Send>,
@@ -143,6 +206,13 @@ impl Read for Decoding {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         self.inner.read(buf).map_err(|e| match e.kind() {
             io::ErrorKind::Interrupted => e,
+            // Not a decoding failure, or one that says so in its own words.
+            _ if e
+                .get_ref()
+                .is_some_and(|inner| inner.is::<Changed>() || inner.is::<TrailingGarbage>()) =>
+            {
+                e
+            }
             kind => io::Error::new(
                 kind,
                 format!(
@@ -259,6 +329,39 @@ mod tests {
             assert_eq!(detect(text), None);
             assert_eq!(decode(text.to_vec()).unwrap(), text);
         }
+    }
+
+    #[test]
+    fn bytes_after_the_last_gzip_member_are_called_trailing_garbage_not_an_early_end() {
+        let whole = [
+            compressed(Compression::Gzip, TEXT),
+            compressed(Compression::Gzip, TEXT),
+        ]
+        .concat();
+        for garbage in [&b"x"[..], b"garbage\n", &[0u8; 64]] {
+            let bytes = [whole.clone(), garbage.to_vec()].concat();
+            let Err(e) = decode(bytes) else {
+                panic!("{garbage:?}: trailing garbage decoded without an error")
+            };
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "gzip data ends at byte {} and is followed by bytes that are not gzip \
+                     (trailing garbage)",
+                    whole.len()
+                ),
+                "{garbage:?}"
+            );
+        }
+        // A member cut short is still an early end.
+        let Err(e) = decode(whole[..whole.len() - 3].to_vec()) else {
+            panic!("a truncated member decoded without an error")
+        };
+        assert!(
+            e.to_string()
+                .ends_with("the data ends before the end of the compressed stream"),
+            "{e}"
+        );
     }
 
     #[test]

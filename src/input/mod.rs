@@ -33,6 +33,12 @@
 //! hash is that of its compressed bytes) and publishes the result only at
 //! the end of the input; [`content_of`] hashes a whole file ahead, to prove
 //! it unchanged without parsing it.
+//!
+//! A regular file must hold still while it is read ([`Steady`]): one that
+//! grew, shrank or was written over between the start of its read and its
+//! end is a read error ([`Changed`]) at its end, not an end, so a half
+//! written last line is never taken for a whole one, nor a mix of two
+//! versions for a file.
 
 pub mod csv_file;
 pub mod decompress;
@@ -48,6 +54,7 @@ use std::io::{self, Read};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
+use std::time::SystemTime;
 
 use xxhash_rust::xxh3::Xxh3Default;
 
@@ -183,6 +190,80 @@ impl<R: Read> Read for Hashing<R> {
                 });
             }
             _ => {}
+        }
+        Ok(n)
+    }
+}
+
+/// A regular file's size and modification time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stat {
+    len: u64,
+    modified: Option<SystemTime>,
+}
+
+impl Stat {
+    fn of(file: &File) -> io::Result<Option<Stat>> {
+        let meta = file.metadata()?;
+        Ok(meta.is_file().then(|| Stat {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+        }))
+    }
+}
+
+/// A file that changed while it was read.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the file changed while it was read ({opened} bytes when its read began, {read} read, {now} at its end)"
+)]
+pub struct Changed {
+    opened: u64,
+    read: u64,
+    now: u64,
+}
+
+/// Reads a regular file and, at its end, looks at it again: if its size
+/// or modification time moved since the read began, or the bytes read are
+/// not its size, the end is an error ([`Changed`]). Standard input, pipes
+/// and devices are read as they come.
+pub struct Steady {
+    inner: Handle,
+    /// The file as its read began (`None` for what is not a regular file).
+    began: Option<Stat>,
+    read: u64,
+}
+
+impl Steady {
+    pub fn new(inner: Handle) -> io::Result<Steady> {
+        let began = match &inner {
+            Handle::File(f) => Stat::of(f)?,
+            Handle::Stdin(_) | Handle::Closed(_) => None,
+        };
+        Ok(Steady {
+            inner,
+            began,
+            read: 0,
+        })
+    }
+}
+
+impl Read for Steady {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        if n == 0
+            && !buf.is_empty()
+            && let (Some(began), Handle::File(f)) = (self.began, &self.inner)
+        {
+            let now = Stat::of(f)?.unwrap_or(began);
+            if now != began || now.len != self.read {
+                return Err(io::Error::other(Changed {
+                    opened: began.len,
+                    read: self.read,
+                    now: now.len,
+                }));
+            }
         }
         Ok(n)
     }
@@ -462,12 +543,13 @@ pub fn open(origin: &Origin) -> io::Result<Opened> {
     }
 }
 
-/// Frames an opened input: hashes its raw bytes (for `file_reads`), then
+/// Frames an opened input: checks that a file holds still ([`Steady`]),
+/// hashes its raw bytes (for `file_reads`), then
 /// decompresses it if its first bytes say it is compressed, and splits it
 /// into lines or CSV records. The [`Tally`] gets the content's size and hash
 /// when the reader reaches the end of the raw bytes.
 pub fn reader(opened: Opened, framing: &Framing) -> io::Result<(Box<dyn ChunkReader>, Tally)> {
-    let (hashed, tally) = Hashing::new(opened.reopen()?.handle);
+    let (hashed, tally) = Hashing::new(Steady::new(opened.reopen()?.handle)?);
     let decompress::Decoded {
         text: read,
         raw_bytes: raw,
@@ -506,6 +588,42 @@ mod tests {
         };
         assert_eq!(tally.content(), Some(whole));
         assert_eq!(content_of(&path).unwrap(), whole);
+    }
+
+    #[test]
+    fn a_file_that_grows_or_is_written_over_while_read_ends_in_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("x.txt");
+        let read_with = |change: &dyn Fn()| -> io::Result<Vec<u8>> {
+            std::fs::write(&path, b"one\ntwo\nthree, half").unwrap();
+            let mut steady = Steady::new(Handle::File(File::open(&path)?))?;
+            let mut first = [0u8; 4];
+            steady.read_exact(&mut first)?;
+            change();
+            let mut rest = Vec::new();
+            steady.read_to_end(&mut rest)?;
+            Ok(rest)
+        };
+        assert_eq!(read_with(&|| {}).unwrap(), b"two\nthree, half");
+        let append = || {
+            let mut f = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .unwrap();
+            io::Write::write_all(&mut f, b" and the rest\n").unwrap();
+        };
+        let e = read_with(&append).unwrap_err();
+        assert!(e.get_ref().is_some_and(|e| e.is::<Changed>()), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "the file changed while it was read (20 bytes when its read began, 34 read, 34 at its end)"
+        );
+        // Written over with other bytes of the same size: the time tells.
+        let overwrite = || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            std::fs::write(&path, b"ONE\nTWO\nTHREE, HALF").unwrap();
+        };
+        assert!(read_with(&overwrite).is_err());
     }
 
     #[test]

@@ -22,6 +22,7 @@ mod nightly_jobs;
 mod nightly_lookup;
 mod nightly_scale;
 mod nightly_version_b;
+mod records;
 mod robust;
 mod show;
 mod stats;
