@@ -81,7 +81,7 @@ impl Sink for Report {
 
 pub fn run(a: CheckArgs) -> anyhow::Result<u8> {
     // No archive: nothing to leave out.
-    let (inputs, opened) = super::open_inputs(&a.input, &[])?;
+    let (inputs, opened, unreadable) = super::open_inputs(&a.input, &[])?;
     let interrupt = Interrupt::install();
     let mut report = Report {
         files: Vec::new(),
@@ -98,7 +98,7 @@ pub fn run(a: CheckArgs) -> anyhow::Result<u8> {
             hint: a.input.kind.hint(),
             canonical: false,
         },
-        jobs: a.input.jobs,
+        jobs: a.input.workers(a.input.quiet),
         stored: None,
         stop: Some(interrupt.flag()),
     };
@@ -135,11 +135,19 @@ pub fn run(a: CheckArgs) -> anyhow::Result<u8> {
         }
     }
     note!(
-        "{} lines: {} valid, {} rejected, {} skipped",
+        "{} lines: {} valid, {} rejected, {} skipped{}",
         thousands(report.lines),
         thousands(report.accepted),
         thousands(report.rejected),
-        thousands(report.skipped)
+        thousands(report.skipped),
+        match unreadable {
+            0 => String::new(),
+            n => format!("; {} folder entries could not be read", thousands(n as u64)),
+        }
     );
-    Ok(if report.rejected > 0 { EXIT_REJECTS } else { 0 })
+    Ok(if report.rejected > 0 || unreadable > 0 {
+        EXIT_REJECTS
+    } else {
+        0
+    })
 }

@@ -138,6 +138,8 @@ struct Summary<'a> {
     files: Vec<String>,
     /// Files left unread: their content was imported in full before.
     unchanged_files: usize,
+    /// Entries of the folders that could not be read, and were left out.
+    unreadable_entries: usize,
     #[serde(flatten)]
     counts: Counts,
     seconds: f64,
@@ -252,7 +254,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     // First, so that a signal at any point ends the run at a chunk boundary.
     let interrupt = Interrupt::install();
     let quiet = a.input.quiet || a.silent;
-    let (inputs, opened) = super::open_inputs(&a.input, &a.db.files())?;
+    let (inputs, opened, unreadable) = super::open_inputs(&a.input, &a.db.files())?;
     a.db.announce_upgrade(quiet);
     let mut archive = Archive::open_or_create(
         &a.db.db,
@@ -272,10 +274,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     };
     // The workers' lookup connections share half the writer's cache: a
     // re-run, where they matter, writes little.
-    let workers = match a.input.jobs {
-        0 => rayon::current_num_threads(),
-        n => n,
-    };
+    let workers = a.input.workers(quiet);
     let lookup_cache_kib = archive.scale()?.cache_mib * 1024 / 2 / workers.max(1) as u64;
     let stored = archive
         .stored_puzzles(a.dedup == DedupArg::Isomorphs, lookup_cache_kib)?
@@ -300,7 +299,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     progress.input_done(plan.unchanged_bytes);
     let opts = Options {
         settings,
-        jobs: a.input.jobs,
+        jobs: workers,
         stored,
         stop: Some(interrupt.flag()),
     };
@@ -336,7 +335,7 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     let signal = interrupt.record_end(&mut writer, outcome)?;
     let c = writer.counts;
     let exceeded = a.max_rejects.is_some_and(|m| m.exceeded_by(&c));
-    let code = match (signal, exceeded) {
+    let code = match (signal, exceeded || unreadable > 0) {
         (Some(s), _) => s.exit_status(),
         (None, true) => EXIT_REJECTS,
         (None, false) => 0,
@@ -344,11 +343,25 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     if a.silent && code == 0 {
         return Ok(0);
     }
-    match report(&a, &inputs, &plan, &writer, &layouts, signal, exceeded) {
+    let ended = Ended {
+        signal,
+        exceeded,
+        unreadable,
+    };
+    match report(&a, &inputs, &plan, &writer, &layouts, ended) {
         // The status stands: the archive work is done and recorded.
         Ok(()) | Err(OutputError::Closed) => Ok(code),
         Err(e) => Err(e.into()),
     }
+}
+
+/// How a run ended, besides its counts: what the summary and the status say.
+#[derive(Clone, Copy)]
+struct Ended {
+    signal: Option<Signal>,
+    exceeded: bool,
+    /// Entries of the folders that could not be read (named on stderr).
+    unreadable: usize,
 }
 
 /// Prints the summary (on stdout; on stderr with `--silent`) and the notes
@@ -359,9 +372,13 @@ fn report(
     plan: &Plan,
     writer: &ImportWriter,
     layouts: &[Option<String>],
-    signal: Option<Signal>,
-    exceeded: bool,
+    ended: Ended,
 ) -> Result<(), OutputError> {
+    let Ended {
+        signal,
+        exceeded,
+        unreadable,
+    } = ended;
     let seconds = writer.elapsed();
     let c = writer.counts;
     let puzzles = c.stored + c.duplicates + c.rejected;
@@ -377,6 +394,7 @@ fn report(
         interrupted_imports: &writer.interrupted,
         files: inputs.iter().map(|i| i.name()).collect(),
         unchanged_files: plan.unchanged.len(),
+        unreadable_entries: unreadable,
         counts: c,
         seconds,
         puzzles_per_second: puzzles as f64 / seconds.max(1e-9),
@@ -478,6 +496,13 @@ fn human_summary(s: &Summary, interrupted: bool) -> String {
             t,
             "  unchanged files {:>8}  (skipped: imported in full before; --reread reads them)",
             thousands(s.unchanged_files as u64)
+        );
+    }
+    if s.unreadable_entries > 0 {
+        let _ = writeln!(
+            t,
+            "  unreadable  {:>12}  (folder entries left out: see the warnings)",
+            thousands(s.unreadable_entries as u64)
         );
     }
     let lines = layout_lines(&s.layouts);

@@ -24,7 +24,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::core::puzzle::{PuzzleType, TypeHint};
-use crate::input::folder::{self, FolderError, Selection};
+use crate::input::folder::{self, FolderError, Selection, Unreadable};
 use crate::input::{ColumnChoice, Framing, Opened, Origin, framing_for};
 use crate::pipeline::Input;
 use output::{OutputError, note};
@@ -68,7 +68,8 @@ pub enum Command {
 }
 
 /// Exit status: 0 done, 1 `check` found rejects or `import` more than
-/// `--max-rejects`, 2 the command could not run; 128 + the signal's number
+/// `--max-rejects`, or an entry of a folder could not be read (the rest
+/// were), 2 the command could not run; 128 + the signal's number
 /// (130 SIGINT, 143 SIGTERM) when a signal stopped an import or a check.
 pub const EXIT_REJECTS: u8 = 1;
 pub const EXIT_FAILURE: u8 = 2;
@@ -142,9 +143,11 @@ pub struct InputArgs {
     /// The puzzle type of every string, or auto to recognise each.
     #[arg(long = "type", value_name = "TYPE", value_enum, default_value = "auto")]
     pub kind: TypeArg,
-    /// Worker threads (default: one per core). Results never depend on it.
-    #[arg(long, short, value_name = "N", default_value_t = 0)]
-    pub jobs: usize,
+    /// Worker threads [default: one per core]. At most one per core is
+    /// started: the work is all computation, and more only take turns.
+    /// Results never depend on it.
+    #[arg(long, short, value_name = "N")]
+    pub jobs: Option<usize>,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
@@ -195,17 +198,37 @@ fn parse_delimiter(s: &str) -> Result<u8, String> {
 }
 
 impl InputArgs {
-    /// The inputs to read, folders expanded; `exclude` are files never to
-    /// read (the archive and its companions, see [`DbArg::files`]).
-    pub fn inputs(&self, exclude: &[PathBuf]) -> Result<Vec<Input>, FolderError> {
+    /// The inputs to read, folders expanded, and the entries of the folders
+    /// that could not be read; `exclude` are files never to read (the
+    /// archive and its companions, see [`DbArg::files`]).
+    pub fn inputs(
+        &self,
+        exclude: &[PathBuf],
+    ) -> Result<(Vec<Input>, Vec<Unreadable>), FolderError> {
         let selection = Selection::new(&self.glob, exclude)?;
-        Ok(folder::expand(&self.files, &selection, &self.stdin_name)?
+        let expanded = folder::expand(&self.files, &selection, &self.stdin_name)?;
+        let inputs = expanded
+            .origins
             .into_iter()
             .map(|origin| Input {
                 framing: self.layout.framing(&origin),
                 origin,
             })
-            .collect())
+            .collect();
+        Ok((inputs, expanded.unreadable))
+    }
+
+    /// The worker threads to start for `--jobs` (see [`crate::pipeline::workers`]),
+    /// saying on stderr, unless `quiet`, when fewer are started than asked.
+    pub fn workers(&self, quiet: bool) -> usize {
+        let asked = self.jobs.unwrap_or(0);
+        let workers = crate::pipeline::workers(asked);
+        if asked > workers && !quiet {
+            note!(
+                "note: --jobs {asked}: starting {workers} worker threads, one per core (more would only take turns)"
+            );
+        }
+        workers
     }
 
     /// The sum of the inputs' sizes, when every input is a regular file.
@@ -215,14 +238,18 @@ impl InputArgs {
 }
 
 /// The inputs of `args`, folders expanded, opened (each once, before any
-/// work), leaving out the `exclude` files.
+/// work), leaving out the `exclude` files; and how many entries of the
+/// folders could not be read, each named on stderr as it is left out.
 pub fn open_inputs(
     args: &InputArgs,
     exclude: &[PathBuf],
-) -> anyhow::Result<(Vec<Input>, Vec<Opened>)> {
-    let inputs = args.inputs(exclude)?;
+) -> anyhow::Result<(Vec<Input>, Vec<Opened>, usize)> {
+    let (inputs, unreadable) = args.inputs(exclude)?;
+    for u in &unreadable {
+        note!("warning: {u}: left out, the rest of the folder is read");
+    }
     let opened = crate::pipeline::open_inputs(&inputs)?;
-    Ok((inputs, opened))
+    Ok((inputs, opened, unreadable.len()))
 }
 
 /// Parses the process's arguments; `--version` also names the archive

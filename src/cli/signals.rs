@@ -1,5 +1,6 @@
 //! SIGINT and SIGTERM during a long run (`import`, `check`, `merge`): the first asks
-//! the pipeline to stop at the next chunk ([`Interrupt::flag`]), so the
+//! the pipeline to stop at the next chunk (the lines already read from a
+//! pipe still written: see [`crate::pipeline`]) ([`Interrupt::flag`]), so the
 //! command can end cleanly and say so; a second one kills the process at
 //! once, by the signal's default action, leaving what a SIGKILL would
 //! (for an import: a consistent archive whose run a later import marks

@@ -11,6 +11,12 @@
 //! globs, a file is taken when its path relative to the folder matches one
 //! of them (`*` also matches `/`, so `*.txt` finds text files at any depth).
 //!
+//! An entry under a folder that cannot be read (a dangling symbolic link,
+//! a subfolder without permission) does not stop the others: it is left
+//! out and reported ([`Expanded::unreadable`]), for the command to say so
+//! and to end with a status that shows it. Only the folder itself must be
+//! readable.
+//!
 //! Files given in `exclude` (the archive and its companions) are never
 //! inputs: skipped inside a folder, refused when named. They are compared
 //! as files (device and inode on Unix), not as spellings of a path.
@@ -95,34 +101,58 @@ impl Selection {
     }
 }
 
+/// An entry under a folder left out because it could not be read.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {error}", path.display())]
+pub struct Unreadable {
+    pub path: PathBuf,
+    pub error: io::Error,
+}
+
+/// What the command line's arguments stand for.
+#[derive(Debug, Default)]
+pub struct Expanded {
+    pub origins: Vec<Origin>,
+    /// Entries under the folders that could not be read, in walk order.
+    pub unreadable: Vec<Unreadable>,
+}
+
 /// The inputs the command line's `args` stand for, in order, each folder
 /// replaced by its files; `-` is standard input, named `stdin_name`.
 pub fn expand(
     args: &[PathBuf],
     sel: &Selection,
     stdin_name: &str,
-) -> Result<Vec<Origin>, FolderError> {
-    let mut out = Vec::with_capacity(args.len());
+) -> Result<Expanded, FolderError> {
+    let mut out = Expanded {
+        origins: Vec::with_capacity(args.len()),
+        unreadable: Vec::new(),
+    };
     for arg in args {
         let origin = Origin::from_arg(arg, stdin_name);
         let Origin::Path(path) = &origin else {
-            out.push(origin);
+            out.origins.push(origin);
             continue;
         };
         match std::fs::metadata(path) {
-            Ok(meta) if meta.is_dir() => out.extend(walk(path, sel)?),
+            Ok(meta) if meta.is_dir() => out.origins.extend(walk(path, sel, &mut out.unreadable)?),
             Ok(meta) if sel.is_excluded(path, &meta) => {
                 return Err(FolderError::Archive { path: path.clone() });
             }
             // Missing or unreadable: opening it says so.
-            _ => out.push(origin),
+            _ => out.origins.push(origin),
         }
     }
     Ok(out)
 }
 
-/// The files under `folder` that `sel` takes, sorted by path.
-fn walk(folder: &Path, sel: &Selection) -> Result<Vec<Origin>, FolderError> {
+/// The files under `folder` that `sel` takes, sorted by path; entries
+/// that cannot be read are added to `unreadable`.
+fn walk(
+    folder: &Path,
+    sel: &Selection,
+    unreadable: &mut Vec<Unreadable>,
+) -> Result<Vec<Origin>, FolderError> {
     let mut files = Vec::new();
     let (mut hidden_or_excluded, mut unmatched) = (0usize, 0usize);
     let walker = walkdir::WalkDir::new(folder)
@@ -135,22 +165,30 @@ fn walk(folder: &Path, sel: &Selection) -> Result<Vec<Origin>, FolderError> {
             // A link to its own ancestor: the folder is read once already.
             Err(e) if e.loop_ancestor().is_some() => continue,
             Err(e) => {
+                let depth = e.depth();
                 let path = e.path().unwrap_or(folder).to_path_buf();
-                let error = e
-                    .into_io_error()
-                    .unwrap_or_else(|| io::Error::other("cannot walk the folder"));
-                return Err(FolderError::Walk { path, error });
+                let error = walk_error(e);
+                if depth == 0 {
+                    return Err(FolderError::Walk { path, error });
+                }
+                unreadable.push(Unreadable { path, error });
+                continue;
             }
         };
         if !entry.file_type().is_file() {
             continue;
         }
-        let meta = entry.metadata().map_err(|e| FolderError::Walk {
-            path: entry.path().to_path_buf(),
-            error: e
-                .into_io_error()
-                .unwrap_or_else(|| io::Error::other("cannot read the file's metadata")),
-        })?;
+        let meta = match entry.metadata() {
+            Ok(meta) => meta,
+            Err(e) => {
+                let path = entry.path().to_path_buf();
+                unreadable.push(Unreadable {
+                    path,
+                    error: walk_error(e),
+                });
+                continue;
+            }
+        };
         if sel.is_excluded(entry.path(), &meta) {
             hidden_or_excluded += 1;
             continue;
@@ -165,7 +203,9 @@ fn walk(folder: &Path, sel: &Selection) -> Result<Vec<Origin>, FolderError> {
         files.push(entry.into_path());
     }
     if files.is_empty() {
-        let why = if unmatched > 0 {
+        let why = if !unreadable.is_empty() {
+            format!("none of its {} entries could be read", unreadable.len())
+        } else if unmatched > 0 {
             format!(
                 "none of its {unmatched} files matches --glob {}",
                 sel.patterns.join(", --glob ")
@@ -186,6 +226,22 @@ fn walk(folder: &Path, sel: &Selection) -> Result<Vec<Origin>, FolderError> {
             .cmp(b.as_os_str().as_encoded_bytes())
     });
     Ok(files.into_iter().map(Origin::Path).collect())
+}
+
+/// Why walkdir could not read an entry, said for people: a dangling link
+/// is named as one (the system only says the file does not exist).
+fn walk_error(e: walkdir::Error) -> io::Error {
+    let dangling = e
+        .path()
+        .is_some_and(|p| p.symlink_metadata().is_ok_and(|m| m.is_symlink()) && !p.exists());
+    match e.into_io_error() {
+        Some(io) if dangling && io.kind() == io::ErrorKind::NotFound => io::Error::new(
+            io.kind(),
+            "a symbolic link to nothing (its target does not exist)",
+        ),
+        Some(io) => io,
+        None => io::Error::other("cannot read the entry"),
+    }
 }
 
 #[cfg(test)]
@@ -222,7 +278,9 @@ mod tests {
     fn a_folder_is_its_visible_files_in_byte_order_of_their_paths() {
         let d = tree();
         let sel = Selection::new(&[], &[]).unwrap();
-        let got = expand(&[d.path().to_path_buf()], &sel, "-").unwrap();
+        let got = expand(&[d.path().to_path_buf()], &sel, "-")
+            .unwrap()
+            .origins;
         // "a.txt" sorts before "a/z.txt": '.' is below '/'.
         assert_eq!(
             names(d.path(), got),
@@ -238,7 +296,9 @@ mod tests {
             &[d.path().join("b.txt"), d.path().join("missing-wal")],
         )
         .unwrap();
-        let got = expand(&[d.path().to_path_buf()], &sel, "-").unwrap();
+        let got = expand(&[d.path().to_path_buf()], &sel, "-")
+            .unwrap()
+            .origins;
         assert_eq!(names(d.path(), got), ["a.txt", "a/z.txt", "c.csv.gz"]);
         let named = expand(&[d.path().join("b.txt")], &sel, "-").unwrap_err();
         assert!(matches!(named, FolderError::Archive { .. }), "{named}");
@@ -267,11 +327,44 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
+    fn a_dangling_link_is_left_out_and_reported_and_the_other_files_are_taken() {
+        let d = tree();
+        std::os::unix::fs::symlink(d.path().join("gone.txt"), d.path().join("a/dead.txt")).unwrap();
+        let sel = Selection::new(&[], &[]).unwrap();
+        let got = expand(&[d.path().to_path_buf()], &sel, "-").unwrap();
+        assert_eq!(
+            names(d.path(), got.origins),
+            ["a.txt", "a/z.txt", "b.txt", "c.csv.gz"]
+        );
+        let [dead] = &got.unreadable[..] else {
+            panic!("{:?}", got.unreadable)
+        };
+        assert_eq!(dead.path, d.path().join("a/dead.txt"));
+        assert!(
+            dead.to_string()
+                .ends_with("a/dead.txt: a symbolic link to nothing (its target does not exist)"),
+            "{dead}"
+        );
+        // A folder of nothing but dead links has nothing to import.
+        let only = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(only.path().join("x"), only.path().join("y")).unwrap();
+        let e = expand(&[only.path().to_path_buf()], &sel, "-").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("none of its 1 entries could be read"),
+            "{e}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
     fn a_symlink_loop_is_not_followed() {
         let d = tree();
         std::os::unix::fs::symlink(d.path(), d.path().join("a/loop")).unwrap();
         let sel = Selection::new(&[], &[]).unwrap();
-        let got = expand(&[d.path().to_path_buf()], &sel, "-").unwrap();
+        let got = expand(&[d.path().to_path_buf()], &sel, "-")
+            .unwrap()
+            .origins;
         assert_eq!(
             names(d.path(), got),
             ["a.txt", "a/z.txt", "b.txt", "c.csv.gz"]

@@ -29,7 +29,7 @@ use super::csv_file::{
 use super::extract::{Extracted, puzzle_token};
 use super::grid::{self, Kind, Line};
 use super::text::TextReader;
-use super::{Chunk, ChunkReader, Item, ItemKind, fields};
+use super::{Chunk, ChunkReader, Item, ItemKind, feed, fields};
 
 /// The most rows one run of grid lines holds before it is cut: twelve
 /// grids written back to back.
@@ -542,6 +542,8 @@ impl<R: Read + Send> ChunkReader for TextLayout<R> {
             } else {
                 match self.lines.next_chunk() {
                     Ok(next) => next,
+                    // No line came for a while: a grid carried waits for its rest.
+                    Err(e) if feed::is_stall(&e) => return Err(e),
                     Err(e) if self.carry.is_some() => {
                         self.failed = Some(e);
                         self.ended = true;

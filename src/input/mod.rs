@@ -43,6 +43,7 @@
 pub mod csv_file;
 pub mod decompress;
 pub mod extract;
+pub mod feed;
 pub mod fields;
 pub mod folder;
 pub mod grid;
@@ -53,6 +54,7 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, OnceLock};
 use std::time::SystemTime;
 
@@ -548,12 +550,26 @@ pub fn open(origin: &Origin) -> io::Result<Opened> {
 /// decompresses it if its first bytes say it is compressed, and splits it
 /// into lines or CSV records. The [`Tally`] gets the content's size and hash
 /// when the reader reaches the end of the raw bytes.
-pub fn reader(opened: Opened, framing: &Framing) -> io::Result<(Box<dyn ChunkReader>, Tally)> {
+///
+/// An input that cannot be read again (standard input, a pipe) is read on
+/// a thread of its own ([`feed`]), so that its lines are handed on when it
+/// goes quiet rather than held until a chunk fills; once `halt` is raised
+/// it takes no more bytes from the input, and stalls for good when the
+/// lines it has read are handed on.
+pub fn reader(
+    opened: Opened,
+    framing: &Framing,
+    halt: Option<Arc<AtomicBool>>,
+) -> io::Result<(Box<dyn ChunkReader>, Tally)> {
+    let regular = opened.len.is_some();
     let (hashed, tally) = Hashing::new(Steady::new(opened.reopen()?.handle)?);
-    let decompress::Decoded {
-        text: read,
-        raw_bytes: raw,
-    } = decompress::decoded(hashed)?;
+    let (read, raw) = if regular {
+        let d = decompress::decoded(hashed)?;
+        (d.text, d.raw_bytes)
+    } else {
+        let (fed, raw) = feed::fed(hashed, halt);
+        (Box::new(fed) as Box<dyn Read + Send>, Some(raw))
+    };
     let r: Box<dyn ChunkReader> = match framing {
         Framing::Text => Box::new(layout::TextLayout::new(read)),
         Framing::Csv { delimiter, column } => {

@@ -8,10 +8,15 @@
 //! lines read before it: the chunk of whole lines read so far is handed on
 //! first, and the error comes with the next call. The line the error cut
 //! short is not handed on.
+//!
+//! A stall (no bytes for a while from a pipe, see [`super::feed`]) ends the
+//! chunk at the last whole line: the lines read so far are handed on at
+//! once, a line begun is kept for the next call, and a call that has no
+//! whole line to give returns the stall, for the caller to try again.
 
 use std::io::{self, BufRead, BufReader, Read};
 
-use super::{CHUNK_LINES, Chunk, ChunkReader, Item, ItemKind, MAX_LINE};
+use super::{CHUNK_LINES, Chunk, ChunkReader, Item, ItemKind, MAX_LINE, feed};
 
 /// Chunks of at most this many buffered bytes, so long lines keep chunks small.
 const CHUNK_BYTES: usize = 1 << 20;
@@ -27,6 +32,8 @@ pub struct TextReader<R> {
     limit: usize,
     /// An error met after some lines of a chunk: reported on the next call.
     failed: Option<io::Error>,
+    /// The bytes kept of a line a stall cut short, and its length so far.
+    begun: Option<(Vec<u8>, u64)>,
 }
 
 impl<R: Read> TextReader<R> {
@@ -44,6 +51,7 @@ impl<R: Read> TextReader<R> {
             done: false,
             limit,
             failed: None,
+            begun: None,
         }
     }
 
@@ -57,10 +65,21 @@ impl<R: Read> TextReader<R> {
         let start = chunk.data.len();
         let mut len: u64 = 0;
         let mut saw_any = false;
+        if let Some((kept, so_far)) = self.begun.take() {
+            chunk.data.extend_from_slice(&kept);
+            (len, saw_any) = (so_far, true);
+        }
         loop {
             let buf = match self.inner.fill_buf() {
                 Ok(b) => b,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) if feed::is_stall(&e) => {
+                    // The bytes of the line begun wait for the rest of it.
+                    if saw_any {
+                        self.begun = Some((chunk.data.split_off(start), len));
+                    }
+                    return Err(e);
+                }
                 Err(e) => {
                     // The line cut short is not a line.
                     chunk.data.truncate(start);
@@ -146,6 +165,9 @@ impl<R: Read + Send> ChunkReader for TextReader<R> {
                     self.done = true;
                     break;
                 }
+                // The lines so far go on now; the input goes on after.
+                Err(e) if feed::is_stall(&e) && !chunk.items.is_empty() => break,
+                Err(e) if feed::is_stall(&e) => return Err(e),
                 Err(e) if chunk.items.is_empty() => {
                     self.done = true;
                     return Err(e);
@@ -222,6 +244,50 @@ mod tests {
         assert_eq!(got, [&b"a"[..], b"b"]);
         assert_eq!(c.data, b"ab", "the cut line is not kept");
         assert_eq!(r.next_chunk().unwrap_err().to_string(), "disk on fire");
+        assert!(r.next_chunk().unwrap().is_none());
+    }
+
+    /// Reads its pieces one a call, saying "stalled" where a piece is `None`.
+    struct Stalling(Vec<Option<&'static [u8]>>);
+    impl Read for Stalling {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.0.is_empty() {
+                return Ok(0);
+            }
+            match self.0.remove(0) {
+                None => Err(io::Error::new(io::ErrorKind::WouldBlock, "stalled")),
+                Some(piece) => {
+                    buf[..piece.len()].copy_from_slice(piece);
+                    Ok(piece.len())
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_stall_hands_on_the_whole_lines_so_far_and_keeps_the_line_begun() {
+        let mut r = TextReader::new(Stalling(vec![
+            Some(b"a\r"),
+            None,
+            Some(b"\nb\nhal"),
+            None,
+            None,
+            Some(b"f\nc\n"),
+        ]));
+        let texts = |c: &Chunk| -> Vec<(u64, Vec<u8>)> {
+            c.items
+                .iter()
+                .map(|i| (i.line, c.bytes(&i.raw).to_vec()))
+                .collect()
+        };
+        let c = r.next_chunk().unwrap().unwrap();
+        assert_eq!(texts(&c), [(1, b"a".to_vec())]);
+        let c = r.next_chunk().unwrap().unwrap();
+        assert_eq!(texts(&c), [(2, b"b".to_vec())], "the \\r\\n is one ending");
+        // Nothing whole to give: the stall itself.
+        assert!(crate::input::feed::is_stall(&r.next_chunk().unwrap_err()));
+        let c = r.next_chunk().unwrap().unwrap();
+        assert_eq!(texts(&c), [(3, b"half".to_vec()), (4, b"c".to_vec())]);
         assert!(r.next_chunk().unwrap().is_none());
     }
 

@@ -9,10 +9,18 @@
 //! calling thread ([`priority`]), which is the slower stage.
 //!
 //! A run can be asked to stop early ([`Options::stop`], raised by a signal
-//! handler at the edge): the reader stops before its next chunk, the sink
-//! gets no chunk after the flag is seen, and chunks still queued or being
-//! processed are dropped. What the sink got is then a prefix of the input,
-//! whole chunks in order, and [`run`] says [`Ended::Stopped`].
+//! handler at the edge): the reader stops before its next chunk, and the
+//! sink gets no chunk after the flag is seen; chunks still queued or being
+//! processed are dropped, since a file can be read again. With a pipe or
+//! standard input among the inputs nothing read is dropped: the reader
+//! takes no more bytes, hands on the whole lines it has (see
+//! [`input::feed`]), and the run ends once the sink has them all. Either
+//! way what the sink got is a prefix of the input, whole lines in order,
+//! and [`run`] says [`Ended::Stopped`].
+//!
+//! A pipe that goes quiet does not hold lines back: its reader hands on
+//! the lines it has when no byte comes for [`feed::STALL`], so the sink's
+//! deadline (below) commits them however long the next ones take.
 //!
 //! No line holds a run up: each stage of a line's analysis has a bound on
 //! its work (see `process`), a chunk is split finely enough that a small
@@ -33,7 +41,7 @@ use std::time::Instant;
 use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, bounded};
 use rayon::prelude::*;
 
-use crate::input::{self, Chunk, Content, Framing, Opened, Origin};
+use crate::input::{self, Chunk, Content, Framing, Opened, Origin, feed};
 pub use crate::record::{Known, Outcome, Record, Rejection, Settings};
 pub use process::Stored;
 
@@ -147,11 +155,13 @@ pub enum RunError<E: std::error::Error + 'static> {
 
 pub struct Options {
     pub settings: Settings,
-    /// Worker threads; 0 means one per core.
+    /// Worker threads; 0 means one per core, and more than one per core
+    /// are not started (see [`workers`]).
     pub jobs: usize,
     /// The archive's puzzles, for recognising lines it already holds.
     pub stored: Option<Arc<dyn Stored>>,
-    /// Raised (by a signal handler) to end the run early, at a chunk boundary.
+    /// Raised (by a signal handler) to end the run early, at a line
+    /// boundary (see the module's doc).
     pub stop: Option<Arc<AtomicBool>>,
 }
 
@@ -161,8 +171,21 @@ pub enum Ended {
     /// Every line of every input went to the sink.
     Complete,
     /// The stop flag was raised first: the sink got the lines before some
-    /// point, in order and in whole chunks, and none after it.
+    /// point, in order, and none after it.
     Stopped,
+}
+
+/// The worker threads a run starts when `jobs` are asked for (0: one per
+/// core): never more than one per core. A line's work is all computation,
+/// so threads past the cores only take turns on them, and each costs its
+/// start, its stack and its share of every chunk's fork-join: `--jobs
+/// 100000` started 14,098 threads and took 742 s over 20 lines.
+pub fn workers(jobs: usize) -> usize {
+    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    match jobs {
+        0 => cores,
+        n => n.min(cores),
+    }
 }
 
 fn raised(stop: &Option<Arc<AtomicBool>>) -> bool {
@@ -223,9 +246,10 @@ pub struct OpenError {
 /// file name does not leave a half-done import behind, and each handle is
 /// the one [`run`] reads (a named pipe, or `<(zcat x.gz)`, can be opened
 /// only once). Opening a named pipe waits for its writer. Regular files past
-/// the first [`input::HELD_OPEN`] held are closed again, and opened anew
-/// when read, so that a large folder does not run out of file descriptors.
+/// the first [`held_open`] held are closed again, and opened anew when
+/// read, so that a large folder does not run out of file descriptors.
 pub fn open_inputs(inputs: &[Input]) -> Result<Vec<Opened>, OpenError> {
+    let most = held_open();
     let mut held = 0;
     inputs
         .iter()
@@ -235,13 +259,45 @@ pub fn open_inputs(inputs: &[Input]) -> Result<Vec<Opened>, OpenError> {
                 error,
             })?;
             match &i.origin {
-                Origin::Path(p) if held >= input::HELD_OPEN => opened.close_if_reopenable(p),
+                Origin::Path(p) if held >= most => opened.close_if_reopenable(p),
                 _ => {}
             }
             held += usize::from(opened.file().is_some() || opened.len.is_none());
             Ok(opened)
         })
         .collect()
+}
+
+/// Descriptors kept for the rest of the run whatever the limit: the
+/// archive and its companions, the workers' lookup connections, the
+/// standard streams, the file being read.
+const RESERVED_FILES: u64 = 32;
+
+/// How many inputs [`open_inputs`] holds open: [`input::HELD_OPEN`], or
+/// fewer under a low limit on open files (`ulimit -n 40`), so that what the
+/// run itself opens later still fits: half of what the limit leaves past
+/// [`RESERVED_FILES`].
+fn held_open() -> usize {
+    let limit = open_file_limit().unwrap_or(1024);
+    let spare = limit.saturating_sub(RESERVED_FILES) / 2;
+    usize::try_from(spare).map_or(input::HELD_OPEN, |n| n.min(input::HELD_OPEN))
+}
+
+/// The process's (soft) limit on open files, where the system has one.
+#[cfg(unix)]
+fn open_file_limit() -> Option<u64> {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one rlimit struct, ours, and reads nothing.
+    let ok = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } == 0;
+    (ok && lim.rlim_cur != libc::RLIM_INFINITY).then(|| lim.rlim_cur as u64)
+}
+
+#[cfg(not(unix))]
+fn open_file_limit() -> Option<u64> {
+    None
 }
 
 /// Sends every input's chunks in order; returns false if it stopped early
@@ -253,10 +309,15 @@ fn read_all(
     stop: Option<Arc<AtomicBool>>,
 ) -> bool {
     for (index, (inp, handle)) in inputs.iter().zip(opened).enumerate() {
+        if raised(&stop) {
+            return false;
+        }
         // False once the run is gone: nothing more to send.
         let mark = |mark| tx.send(Read::Mark { input: index, mark }).is_ok();
         let len = handle.len;
-        let (mut reader, tally) = match input::reader(handle, &inp.framing) {
+        // A pipe's lines, once read, are handed on even after a stop.
+        let fed = len.is_none();
+        let (mut reader, tally) = match input::reader(handle, &inp.framing, stop.clone()) {
             Ok(r) => r,
             Err(error) => {
                 mark(Mark::Failed(error));
@@ -267,7 +328,7 @@ fn read_all(
             return true;
         }
         loop {
-            if raised(&stop) {
+            if raised(&stop) && !fed {
                 return false;
             }
             match reader.next_chunk() {
@@ -289,6 +350,13 @@ fn read_all(
                         return true;
                     }
                     break;
+                }
+                // A quiet pipe: its lines so far are handed on; after a
+                // stop, every line it gave is.
+                Err(error) if feed::is_stall(&error) => {
+                    if raised(&stop) {
+                        return false;
+                    }
                 }
                 Err(error) => {
                     mark(Mark::Failed(error));
@@ -364,7 +432,7 @@ pub fn run<S: Sink>(
     sink: &mut S,
 ) -> Result<Ended, RunError<S::Error>> {
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.jobs)
+        .num_threads(workers(opts.jobs))
         .thread_name(|i| format!("worker-{i}"))
         .start_handler(|_| priority::lower_this_thread())
         .build()
@@ -388,6 +456,9 @@ pub fn run<S: Sink>(
     // may be blocked reading a pipe or terminal that sends nothing, and the
     // run must not wait for it. Each ends at its next send once the
     // receivers are gone (or with the process).
+    // Lines read from a pipe cannot be read again: after a stop, those the
+    // reader has read are still written (it stops taking more at once).
+    let drain = opened.iter().any(|o| o.len.is_none());
     let reader = thread::spawn(move || read_all(owned, opened, read_tx, stop));
     thread::spawn(move || process_all(read_rx, done_tx, pool, settings, stored));
     thread::scope(|s| {
@@ -398,17 +469,28 @@ pub fn run<S: Sink>(
         // Dropping `done_rx` on an early return stops both threads at their next send.
         // Both waits, for the reader and for the workers, watch the stop
         // flag and end at the sink's deadline if it has one.
+        // Once a stop is seen with a pipe among the inputs, the flag is no
+        // longer watched: the run ends when the reader has handed on all
+        // it read.
+        let mut stop = opts.stop.clone();
         loop {
-            let pending = match next_or_idle(&done_rx, sink, &opts.stop).map_err(RunError::Sink)? {
+            let pending = match next_or_idle(&done_rx, sink, &stop).map_err(RunError::Sink)? {
                 Wait::Got(pending) => pending,
                 Wait::Closed => break,
+                Wait::Stopped if drain => {
+                    stop = None;
+                    continue;
+                }
                 Wait::Stopped => return Ok(Ended::Stopped),
             };
             // A chunk's sender is dropped unanswered only if its job died.
-            let msg = match next_or_idle(&pending, sink, &opts.stop).map_err(RunError::Sink)? {
-                Wait::Got(msg) => msg,
-                Wait::Closed => return Err(RunError::WorkerStopped),
-                Wait::Stopped => return Ok(Ended::Stopped),
+            let msg = loop {
+                match next_or_idle(&pending, sink, &stop).map_err(RunError::Sink)? {
+                    Wait::Got(msg) => break msg,
+                    Wait::Closed => return Err(RunError::WorkerStopped),
+                    Wait::Stopped if drain => stop = None,
+                    Wait::Stopped => return Ok(Ended::Stopped),
+                }
             };
             match msg {
                 Done::Chunk(p) => {

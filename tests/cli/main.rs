@@ -20,6 +20,7 @@ mod nightly_files;
 mod nightly_input;
 mod nightly_jobs;
 mod nightly_lookup;
+mod nightly_pipes;
 mod nightly_scale;
 mod nightly_version_b;
 mod records;

@@ -96,7 +96,8 @@ fn interrupt_import(w: &Workdir, db: &str, file: &str, signal: &str) -> (Output,
     (child.wait_with_output().unwrap(), committed)
 }
 
-fn send(child: &Child, signal: &str) {
+/// Sends `signal` to `child` with kill(1).
+pub fn send(child: &Child, signal: &str) {
     let sent = std::process::Command::new("kill")
         .args(["-s", signal, &child.id().to_string()])
         .status()
