@@ -34,6 +34,7 @@
 //! the end of the input; [`content_of`] hashes a whole file ahead, to prove
 //! it unchanged without parsing it.
 
+pub mod binary;
 pub mod csv_file;
 pub mod decompress;
 pub mod extract;
