@@ -25,7 +25,8 @@ pub enum Binary {
     Zip,
     /// UTF-16 text, known by its byte order mark.
     Utf16,
-    /// Anything else holding a NUL byte, which no text file does.
+    /// Anything else holding NUL bytes among many control bytes (over one
+    /// in 20 of those looked at), which no text file does.
     Other {
         nul_at: usize,
     },
@@ -92,8 +93,14 @@ pub fn sniff(head: &[u8]) -> Option<Binary> {
     if decompress::detect(head).is_some() {
         return None;
     }
+    // A stray NUL in text is a damaged line, rejected as such; binary data
+    // is full of control bytes.
     let nul_at = head.iter().position(|&b| b == 0)?;
-    Some(Binary::Other { nul_at })
+    let control = head
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1a))
+        .count();
+    (control * 20 > head.len()).then_some(Binary::Other { nul_at })
 }
 
 /// What an opened regular file is, if plainly binary. Reads its first bytes
@@ -148,6 +155,11 @@ mod tests {
             ("UTF-8 with a BOM", b"\xef\xbb\xbf4....\n", None),
             ("a DOS end-of-file byte", b"4....\r\n\x1a", None),
             ("empty", b"", None),
+            (
+                "text with a stray NUL",
+                b"4....\0..8.5.3..........7......2.....\n",
+                None,
+            ),
         ] {
             assert_eq!(sniff(head), want, "{what}");
         }

@@ -216,6 +216,14 @@ fn legacy_grid(f: &[u8]) -> Option<&[u8]> {
     (f.len() == 81 && f.iter().all(|c| c.is_ascii_digit() || *c == b'.')).then_some(f)
 }
 
+/// How many fields of `line`, split at `delimiter`, are legacy grids.
+pub fn legacy_grids(line: &[u8], delimiter: u8) -> usize {
+    rough_split(line, delimiter)
+        .into_iter()
+        .filter(|f| legacy_grid(f).is_some())
+        .count()
+}
+
 fn is_blank(c: u8) -> bool {
     c == b'0' || c == b'.'
 }
@@ -235,8 +243,12 @@ fn puzzle_among(first: &[&[u8]]) -> Option<(usize, Option<String>)> {
         .filter(|&i| looks_like_puzzle(first[i]))
         .collect();
     let (&only, rest) = shaped.split_first()?;
-    if rest.is_empty() {
-        return Some((only, None));
+    // A Killer split over two fields is one string, not two.
+    let killer = shaped.iter().copied().find(|&i| {
+        killer_first_half(trim(first[i])) && first.get(i + 1).is_some_and(|n| trim(n).len() == 162)
+    });
+    if rest.is_empty() || killer.is_some() {
+        return Some((killer.unwrap_or(only), None));
     }
     let solved = |i: usize| {
         legacy_grid(first[i]).is_some_and(|a| {

@@ -258,13 +258,10 @@ impl<R: Read> TextLayout<R> {
         let sniffed = csv_file::sniff(chunk, DELIMITERS);
         // Two fields shaped like puzzles (a puzzle and its solution, in
         // either order): the record's fields decide which is the puzzle.
-        let two = sniffed.as_ref().is_some_and(|s| {
-            s.hits
-                .iter()
-                .filter(|&&h| h > 0 && 2 * h >= s.sampled)
-                .count()
-                >= 2
-        });
+        // (81-character grids only: a Killer's halves are one string.)
+        let two = sniffed
+            .as_ref()
+            .is_some_and(|s| csv_file::legacy_grids(sample[0], s.delimiter) >= 2);
         if 2 * first_word >= sample.len() && !two {
             return Mode::Text;
         }
