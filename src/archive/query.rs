@@ -160,7 +160,10 @@ pub fn stats(a: &Archive) -> Result<Stats, ArchiveError> {
         rejects: rows(
             a,
             "counting rejects",
-            "SELECT reason, count(*) FROM rejects GROUP BY reason ORDER BY count(*) DESC, reason",
+            // `duplicate` is what archives before `repeated-digit` stored
+            // for the same reason: one reason, counted once.
+            "SELECT CASE reason WHEN 'duplicate' THEN 'repeated-digit' ELSE reason END AS r,
+                count(*) FROM rejects GROUP BY r ORDER BY count(*) DESC, r",
             |r| Ok(RejectRow { reason: r.get(0)?, count: r.get(1)? }),
         )?,
     })

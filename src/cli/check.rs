@@ -30,6 +30,8 @@ struct Report {
     rejected: u64,
     skipped: u64,
     progress: Progress,
+    /// Size of the input being read, added to the bar's base when it ends.
+    current_len: u64,
     out: Out,
 }
 
@@ -38,10 +40,14 @@ impl Sink for Report {
 
     fn begin_input(
         &mut self,
-        _index: usize,
+        index: usize,
         _input: &Input,
-        _len: Option<u64>,
+        len: Option<u64>,
     ) -> Result<(), OutputError> {
+        if index > 0 {
+            self.progress.input_done(self.current_len);
+        }
+        self.current_len = len.unwrap_or(0);
         Ok(())
     }
 
@@ -74,7 +80,8 @@ impl Sink for Report {
         }
         // A chunk's rejects at once, as they are found.
         self.out.flush()?;
-        self.progress.update(p.chunk.offset, self.lines, 0.0);
+        self.progress
+            .update(p.chunk.offset, self.lines, self.accepted);
         Ok(())
     }
 }
@@ -90,7 +97,8 @@ pub fn run(a: CheckArgs) -> anyhow::Result<u8> {
         accepted: 0,
         rejected: 0,
         skipped: 0,
-        progress: Progress::new(None, a.input.quiet),
+        progress: Progress::new(InputArgs::total_bytes(&opened), a.input.quiet),
+        current_len: 0,
         out: Out::stdout(),
     };
     let opts = Options {

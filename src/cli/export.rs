@@ -132,6 +132,7 @@ pub fn run(a: ExportArgs) -> anyhow::Result<u8> {
         representatives: a.representatives,
         limit: a.limit,
     };
+    named_ones_exist(&archive, &filter, &a.db.db.display().to_string())?;
     let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut head = String::new();
     export::header(format, &columns, &mut head);
@@ -150,4 +151,45 @@ pub fn run(a: ExportArgs) -> anyhow::Result<u8> {
         Err(ExportError::Write(e)) => Err(OutputError::from(e).into()),
         Err(e) => Err(e.into()),
     }
+}
+
+/// Fails when `--import` or `--source` names nothing the archive holds: a
+/// typo must not read as "no puzzles".
+fn named_ones_exist(archive: &Archive, filter: &Filter, db: &str) -> anyhow::Result<()> {
+    let sql = |e| crate::archive::ArchiveError::sql("checking the export's filters", e);
+    if let Some(id) = filter.import {
+        let (found, last): (bool, Option<i64>) = archive
+            .conn
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM imports WHERE id = ?1), max(id) FROM imports",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .map_err(sql)?;
+        if !found {
+            let held = match last {
+                Some(1) => "its only import is 1".to_string(),
+                Some(last) => format!("its imports are numbered 1 to {last}"),
+                None => "it has no imports yet".to_string(),
+            };
+            anyhow::bail!("--import {id}: {db} has no import {id} ({held})");
+        }
+    }
+    if let Some((path, real)) = &filter.source {
+        let found: bool = archive
+            .conn
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM files WHERE path = ?1 OR real_path = ?2)",
+                rusqlite::params![path, real],
+                |r| r.get(0),
+            )
+            .map_err(sql)?;
+        if !found {
+            anyhow::bail!(
+                "--source {path}: {db} has no file read under that name{} (`sqlite3 {db} 'SELECT path FROM files'` lists them)",
+                if real.is_some() { " or path" } else { "" }
+            );
+        }
+    }
+    Ok(())
 }

@@ -143,7 +143,9 @@ struct Summary<'a> {
     #[serde(flatten)]
     counts: Counts,
     seconds: f64,
+    /// Puzzles (stored and duplicates; not rejected nor skipped lines).
     puzzles_per_second: f64,
+    lines_per_second: f64,
     /// Peak resident memory of this process, where the OS tells it.
     peak_rss_kib: Option<u64>,
     first_rejects: &'a [String],
@@ -224,10 +226,8 @@ impl Sink for Drawn<'_, '_> {
         note_layout(&mut self.layouts, p);
         if inputs.get(p.input).is_some() {
             let c = self.writer.counts;
-            let secs = self.writer.elapsed().max(1e-9);
-            let done = c.stored + c.duplicates + c.rejected;
             self.progress
-                .update(p.chunk.offset, c.lines, done as f64 / secs);
+                .update(p.chunk.offset, c.lines, c.stored + c.duplicates);
         }
         Ok(())
     }
@@ -381,7 +381,7 @@ fn report(
     } = ended;
     let seconds = writer.elapsed();
     let c = writer.counts;
-    let puzzles = c.stored + c.duplicates + c.rejected;
+    let puzzles = c.stored + c.duplicates;
     let summary = Summary {
         archive: a.db.db.display().to_string(),
         import_id: writer.import_id,
@@ -398,6 +398,7 @@ fn report(
         counts: c,
         seconds,
         puzzles_per_second: puzzles as f64 / seconds.max(1e-9),
+        lines_per_second: c.lines as f64 / seconds.max(1e-9),
         first_rejects: &writer.first_rejects,
         peak_rss_kib: peak_rss_kib(),
         layouts: plan
@@ -450,11 +451,11 @@ fn report(
         }
     }
     if exceeded && let Some(limit) = a.max_rejects {
-        let share = 100.0 * c.rejected as f64 / c.lines.max(1) as f64;
         note!(
-            "sudoku-archive: {} of {} lines rejected ({share:.1}%), more than --max-rejects {limit} allows",
+            "sudoku-archive: {} of {} lines rejected ({}), more than --max-rejects {limit} allows",
             thousands(c.rejected),
             thousands(c.lines),
+            super::output::percent(c.rejected, c.lines),
         );
     }
     if let Some(s) = signal {
@@ -525,8 +526,9 @@ fn human_summary(s: &Summary, interrupted: bool) -> String {
     );
     let _ = writeln!(
         t,
-        "  {:.2} s, {} puzzles/s",
+        "  {:.2} s, {} lines/s, {} puzzles/s",
         s.seconds,
+        thousands(s.lines_per_second as u64),
         thousands(s.puzzles_per_second as u64)
     );
     t
@@ -554,14 +556,21 @@ pub fn all_rejected(
     };
     let how = layout.unwrap_or("no record read");
     let (what, hint) = match &input.framing {
-        Framing::Csv { .. } => ("records", "a wrong --column, --delimiter or --type"),
+        Framing::Csv { .. } => (
+            "records",
+            "a wrong --column, --delimiter or --type is the usual cause",
+        ),
+        Framing::Text if how.contains(crate::input::layout::PENCILMARKS) => (
+            "lines",
+            "pencilmarks are not a form this tool reads: the givens are, 81 characters a puzzle",
+        ),
         Framing::Text => (
             "lines",
-            "a wrong --type, or a delimiter the content did not show (--delimiter),",
+            "a wrong --type, or a delimiter the content did not show (--delimiter), is the usual cause",
         ),
     };
     Some(format!(
-        "warning: {}: all {} {what} rejected (read as {how}{kind}); {hint} is the usual cause",
+        "warning: {}: all {} {what} rejected (read as {how}{kind}); {hint}",
         input.name(),
         thousands(c.rejected),
     ))

@@ -18,6 +18,7 @@ use super::{DbArg, thousands};
 use crate::archive::merge::{self, Ended, MergeRun};
 use crate::archive::writer::Dedup;
 use crate::archive::{Archive, Tuning};
+use crate::progress::Progress;
 
 #[derive(Debug, Args)]
 pub struct MergeArgs {
@@ -33,6 +34,9 @@ pub struct MergeArgs {
     /// Print the summary as one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// No progress spinner.
+    #[arg(long, short)]
+    pub quiet: bool,
     /// Puzzles per batch transaction, in place of the batches that grow
     /// with the archive (for tests of a killed merge).
     #[arg(long, hide = true)]
@@ -74,12 +78,20 @@ pub fn run(a: MergeArgs) -> anyhow::Result<u8> {
     run.batch_puzzles = a.batch_puzzles.map(|n| n.max(1));
     run.stop_on(interrupt.flag());
     let mut result = Ok(Ended::Complete);
-    for input in &inputs {
+    let progress = Progress::spinner(a.quiet);
+    for (i, (input, path)) in inputs.iter().zip(&a.archives).enumerate() {
+        progress.message(format!(
+            "merging {} ({} of {})",
+            path.display(),
+            i + 1,
+            inputs.len()
+        ));
         result = run.merge(input);
         if !matches!(result, Ok(Ended::Complete)) {
             break;
         }
     }
+    progress.finish();
     let signal = interrupt.record_end(&mut run, result)?;
     if let Some(s) = signal {
         let done = match &run.reached {
@@ -138,7 +150,8 @@ fn summary(
         };
         writeln!(
             out,
-            "{what} {inputs} archives into {} (run {}){how}",
+            "{what} {} into {} (run {}){how}",
+            super::output::count_of(inputs, "archive", "archives"),
             a.db.display(),
             run.merge_id,
         )?;

@@ -25,7 +25,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::core::puzzle::{PuzzleType, TypeHint};
 use crate::input::folder::{self, FolderError, Selection, Unreadable};
-use crate::input::{ColumnChoice, Framing, Opened, Origin, framing_for};
+use crate::input::{ColumnChoice, Framing, Opened, Origin, binary, framing_for};
 use crate::pipeline::Input;
 use output::{OutputError, note};
 
@@ -249,6 +249,20 @@ pub fn open_inputs(
         note!("warning: {u}: left out, the rest of the folder is read");
     }
     let opened = crate::pipeline::open_inputs(&inputs)?;
+    for (input, o) in inputs.iter().zip(&opened) {
+        if let Some(what) = binary::look(o).map_err(|error| crate::pipeline::OpenError {
+            file: input.name(),
+            error,
+        })? {
+            let named = matches!(&input.origin, Origin::Path(p) if args.files.contains(p));
+            return Err(binary::NotText {
+                file: input.name(),
+                what,
+                in_folder: !named,
+            }
+            .into());
+        }
+    }
     Ok((inputs, opened, unreadable.len()))
 }
 

@@ -72,3 +72,43 @@ macro_rules! note {
     };
 }
 pub(crate) use note;
+
+/// `part` as a share of `whole`, with as many decimals as it takes to show
+/// two significant digits (`0.042%`, not `0.0%` beside a limit of 0.01%).
+pub fn percent(part: u64, whole: u64) -> String {
+    let share = 100.0 * part as f64 / whole.max(1) as f64;
+    let decimals = if share >= 1.0 || share == 0.0 {
+        1
+    } else {
+        (1 - share.log10().floor() as i32).max(1) as usize
+    };
+    format!("{share:.decimals$}%")
+}
+
+/// `n` and the noun, singular or plural: `1 archive`, `2 archives`.
+pub fn count_of(n: usize, one: &str, many: &str) -> String {
+    format!(
+        "{} {}",
+        super::thousands(n as u64),
+        if n == 1 { one } else { many }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_share_shows_its_first_two_digits() {
+        for (part, whole, want) in [
+            (1, 2362, "0.042%"),
+            (1, 2, "50.0%"),
+            (1, 200, "0.50%"),
+            (0, 5, "0.0%"),
+            (3, 3, "100.0%"),
+            (1, 0, "100.0%"),
+        ] {
+            assert_eq!(percent(part, whole), want, "{part} of {whole}");
+        }
+    }
+}

@@ -170,7 +170,7 @@ impl Error {
             Error::CageSize { .. } => "cage-size",
             Error::CageRange { .. } => "cage-range",
             Error::Total { .. } => "total",
-            Error::Duplicate { .. } => "duplicate",
+            Error::Duplicate { .. } => "repeated-digit",
             Error::CageId { .. } | Error::UnusedId { .. } | Error::Split { .. } => "cage-id",
         }
     }

@@ -34,11 +34,29 @@ pub enum PuzzleError {
     #[error(transparent)]
     VersionB(#[from] version_b::Error),
     #[error(
-        "unrecognised puzzle string: {len} characters; expected 81 or 162 (sudoku), 81,162 or 162,162 (killer), 162 or 243 (str8ts)"
+        "unrecognised puzzle string: {len} characters{}; expected 81 or 162 (sudoku), 81,162 or 162,162 (killer), 162 or 243 (str8ts)",
+        looks_like(*.len, *.non_ascii)
     )]
-    Unrecognised { len: usize },
+    Unrecognised {
+        /// In characters, not bytes.
+        len: usize,
+        /// The first character that is not ASCII, and its 1-based position.
+        non_ascii: Option<(char, usize)>,
+    },
     #[error("empty puzzle string")]
     Empty,
+}
+
+/// What an unrecognised string of `len` characters may be, for its message:
+/// a character no form has, or a form this tool does not read.
+fn looks_like(len: usize, non_ascii: Option<(char, usize)>) -> String {
+    match non_ascii {
+        Some((c, at)) => format!(" ({c:?} at character {at} is not ASCII)"),
+        None if len == 729 => " (the length of pencilmarks, 9 candidates for each of 81 cells, \
+             which are not a puzzle form this tool reads)"
+            .to_string(),
+        None => String::new(),
+    }
 }
 
 impl PuzzleError {
@@ -92,7 +110,10 @@ pub fn recognise(s: &str) -> Result<PuzzleType, PuzzleError> {
         162 if str8ts::looks_like_legacy(s) => Ok(PuzzleType::Str8ts),
         162 => Ok(PuzzleType::Sudoku),
         243 => Ok(PuzzleType::Str8ts),
-        len => Err(PuzzleError::Unrecognised { len }),
+        _ => Err(PuzzleError::Unrecognised {
+            len: s.chars().count(),
+            non_ascii: s.chars().zip(1..).find(|(c, _)| !c.is_ascii()),
+        }),
     }
 }
 
@@ -348,7 +369,13 @@ mod tests {
             Ok(PuzzleType::Str8ts)
         );
         assert_eq!(recognise(&"a".repeat(162)), Ok(PuzzleType::Sudoku));
-        assert_eq!(recognise("123"), Err(PuzzleError::Unrecognised { len: 3 }));
+        assert_eq!(
+            recognise("123"),
+            Err(PuzzleError::Unrecognised {
+                len: 3,
+                non_ascii: None
+            })
+        );
         assert_eq!(recognise(""), Err(PuzzleError::Empty));
     }
 }

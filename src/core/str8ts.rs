@@ -158,7 +158,7 @@ impl Error {
             Error::BlackCandidates { .. } | Error::BlackUnflagged { .. } => "black-cell",
             Error::ClueFlag { .. } => "clue-flag",
             Error::NoCandidates { .. } => "no-candidates",
-            Error::Duplicate { .. } => "duplicate",
+            Error::Duplicate { .. } => "repeated-digit",
             Error::Straight { .. } => "straight",
         }
     }

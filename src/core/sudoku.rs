@@ -131,7 +131,7 @@ impl Error {
             Error::Length { .. } => "length",
             Error::Character { .. } => "character",
             Error::ClueFlag { .. } => "clue-flag",
-            Error::Duplicate { .. } => "duplicate",
+            Error::Duplicate { .. } => "repeated-digit",
             Error::Candidates { .. } => "candidates",
         }
     }
@@ -405,7 +405,7 @@ mod tests {
                         note.ends_with("duplicate"),
                         "{p}: rejected ({e}) but annotated {note:?}"
                     );
-                    assert_eq!(e.code(), "duplicate");
+                    assert_eq!(e.code(), "repeated-digit");
                     assert!(
                         e.to_string().contains(note.trim_end_matches(" duplicate")),
                         "{e} vs {note}"

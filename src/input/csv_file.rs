@@ -206,6 +206,82 @@ struct Resolved {
     column: usize,
     /// krazydad: the column of `puzz_hint` (`column` is `puzz_color`'s).
     hint: Option<usize>,
+    /// Why `column` among other puzzle-shaped fields, for the layout.
+    why: Option<String>,
+}
+
+/// A legacy grid's cells, if `f` is one: 81 of `1`-`9`, or `0`/`.` empty.
+fn legacy_grid(f: &[u8]) -> Option<&[u8]> {
+    let f = trim(f);
+    (f.len() == 81 && f.iter().all(|c| c.is_ascii_digit() || *c == b'.')).then_some(f)
+}
+
+/// How many fields of `line`, split at `delimiter`, are legacy grids.
+pub fn legacy_grids(line: &[u8], delimiter: u8) -> usize {
+    rough_split(line, delimiter)
+        .into_iter()
+        .filter(|f| legacy_grid(f).is_some())
+        .count()
+}
+
+fn is_blank(c: u8) -> bool {
+    c == b'0' || c == b'.'
+}
+
+/// Whether `a` is the solution of `b`: `a` keeps every given of `b` and
+/// fills blanks that `b` leaves.
+fn fills(a: &[u8], b: &[u8]) -> bool {
+    a.iter().zip(b).all(|(&x, &y)| is_blank(y) || x == y)
+        && a.iter().filter(|&&c| is_blank(c)).count() < b.iter().filter(|&&c| is_blank(c)).count()
+}
+
+/// Of a headerless record's fields that are shaped like puzzles, the
+/// puzzle's: a complete grid, or one that fills another's blanks, is a
+/// solution. The column, and why it was taken when others were there.
+fn puzzle_among(first: &[&[u8]]) -> Option<(usize, Option<String>)> {
+    let shaped: Vec<usize> = (0..first.len())
+        .filter(|&i| looks_like_puzzle(first[i]))
+        .collect();
+    let (&only, rest) = shaped.split_first()?;
+    // A Killer split over two fields is one string, not two.
+    let killer = shaped.iter().copied().find(|&i| {
+        killer_first_half(trim(first[i])) && first.get(i + 1).is_some_and(|n| trim(n).len() == 162)
+    });
+    if rest.is_empty() || killer.is_some() {
+        return Some((killer.unwrap_or(only), None));
+    }
+    let solved = |i: usize| {
+        legacy_grid(first[i]).is_some_and(|a| {
+            !a.iter().any(|&c| is_blank(c))
+                || shaped
+                    .iter()
+                    .any(|&j| j != i && legacy_grid(first[j]).is_some_and(|b| fills(a, b)))
+        })
+    };
+    let (solutions, puzzles): (Vec<usize>, Vec<usize>) = shaped.iter().partition(|&&i| solved(i));
+    let fields = |v: &[usize]| {
+        v.iter()
+            .map(|i| (i + 1).to_string())
+            .collect::<Vec<_>>()
+            .join(" and ")
+    };
+    Some(match (puzzles.as_slice(), solutions.as_slice()) {
+        ([one], solutions) => (
+            *one,
+            Some(format!(
+                "field {} holds its solution{}",
+                fields(solutions),
+                if solutions.len() > 1 { "s" } else { "" }
+            )),
+        ),
+        _ => (
+            puzzles.first().copied().unwrap_or(only),
+            Some(format!(
+                "the first of fields {} shaped like puzzles, none of them the other's solution: --column chooses",
+                fields(&shaped)
+            )),
+        ),
+    })
 }
 
 /// Decides, from the first record, whether it is a header and which column
@@ -226,6 +302,7 @@ fn resolve(
         header,
         column,
         hint: None,
+        why: None,
     };
     let named = |want: &str| names.iter().position(|n| n == want);
     if header
@@ -239,6 +316,7 @@ fn resolve(
             header,
             column: colour,
             hint: Some(hint),
+            why: None,
         });
     }
     let holds = |i: usize| sniffed.hits.get(i).is_some_and(|&h| h > 0);
@@ -251,6 +329,7 @@ fn resolve(
                     header: true,
                     column: i,
                     hint: None,
+                    why: None,
                 })
                 .ok_or_else(|| {
                     format!(
@@ -269,13 +348,13 @@ fn resolve(
                 (None, None) => 0,
             }))
         }
-        None => Ok(plain(
-            first
-                .iter()
-                .position(|f| looks_like_puzzle(f))
-                .or(sniffed.best())
-                .unwrap_or(0),
-        )),
+        None => Ok(match puzzle_among(first) {
+            Some((column, why)) => Resolved {
+                why,
+                ..plain(column)
+            },
+            None => plain(sniffed.best().unwrap_or(0)),
+        }),
     }
 }
 
@@ -446,8 +525,10 @@ impl CsvFramer {
                 r.column + 1
             )
         };
-        // What else the file looks like, should its records be rejected.
-        if let Some(best) = self.sniffed.best().filter(|&b| b != r.column) {
+        if let Some(why) = &r.why {
+            text.push_str(&format!(" ({why})"));
+        } else if let Some(best) = self.sniffed.best().filter(|&b| b != r.column) {
+            // What else the file looks like, should its records be rejected.
             text.push_str(&format!(
                 "; field {} holds puzzle-shaped strings{}",
                 best + 1,

@@ -1,5 +1,5 @@
-//! Finds the puzzle string in one text line: skips blank and `#` lines,
-//! strips a byte-order mark and trailing text (ratings, comments), and keeps
+//! Finds the puzzle string in one text line: skips blank and `#` lines
+//! (and a DOS end-of-file byte), strips a byte-order mark and trailing text (ratings, comments), and keeps
 //! a Killer string's comma. Pure string handling, no decoding of the puzzle.
 
 /// What a text line holds.
@@ -41,7 +41,13 @@ pub fn puzzle_token_before_bad_bytes<'a>(valid: &'a str, rest: &[u8]) -> Option<
 fn split<'a>(line: &'a str, rest: Option<&[u8]>) -> Option<Extracted<'a>> {
     let whole = rest.is_none();
     let line = line.trim_start_matches(BOM).trim_start();
-    let line = if whole { line.trim_end() } else { line };
+    // DOS's end-of-file byte (0x1A, Ctrl-Z) ends many old collections:
+    // the end of the text, not a character of it.
+    let line = if whole {
+        line.trim_end().trim_end_matches('\u{1a}').trim_end()
+    } else {
+        line
+    };
     if line.starts_with('#') {
         return Some(Extracted::Skip);
     }
@@ -90,6 +96,8 @@ mod tests {
         assert_eq!(puzzle_token("# top95"), Extracted::Skip);
         assert_eq!(puzzle_token("\u{feff}# x"), Extracted::Skip);
         assert_eq!(puzzle_token("\u{feff}123"), Extracted::Puzzle("123"));
+        assert_eq!(puzzle_token("\u{1a}"), Extracted::Skip, "DOS end of file");
+        assert_eq!(puzzle_token("123\u{1a}"), Extracted::Puzzle("123"));
     }
 
     #[test]

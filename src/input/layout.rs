@@ -214,6 +214,24 @@ impl Lines {
     }
 }
 
+/// What the description of a file of pencilmarks says (see
+/// `cli::import::all_rejected`, which then names the form instead of a
+/// wrong option).
+pub const PENCILMARKS: &str = "the length of pencilmarks (9 candidates for each of 81 cells)";
+
+/// A line's length for people: in characters, its bytes too when they
+/// differ, and what it looks like when its length says so.
+fn length(line: &[u8]) -> String {
+    let chars = String::from_utf8_lossy(line).chars().count();
+    if chars != line.len() {
+        format!("{chars} characters ({} bytes)", line.len())
+    } else if chars == 729 && line.iter().all(|c| c.is_ascii_digit() || *c == b'.') {
+        format!("{chars} characters, {PENCILMARKS}")
+    } else {
+        format!("{chars} characters")
+    }
+}
+
 impl<R: Read> TextLayout<R> {
     /// Decides from the first chunk whether the lines start with their
     /// puzzle or hold it in another field.
@@ -237,10 +255,17 @@ impl<R: Read> TextLayout<R> {
                 })
             })
             .count();
-        if 2 * first_word >= sample.len() {
+        let sniffed = csv_file::sniff(chunk, DELIMITERS);
+        // Two fields shaped like puzzles (a puzzle and its solution, in
+        // either order): the record's fields decide which is the puzzle.
+        // (81-character grids only: a Killer's halves are one string.)
+        let two = sniffed
+            .as_ref()
+            .is_some_and(|s| csv_file::legacy_grids(sample[0], s.delimiter) >= 2);
+        if 2 * first_word >= sample.len() && !two {
             return Mode::Text;
         }
-        if let Some(s) = csv_file::sniff(chunk, DELIMITERS)
+        if let Some(s) = sniffed
             && let Some(best) = s.best()
             && 2 * s.hits[best] >= s.sampled
         {
@@ -255,8 +280,8 @@ impl<R: Read> TextLayout<R> {
             })
             .collect();
         self.looks = Some(format!(
-            "its first long line is {} bytes{}{}, none shaped like a puzzle string",
-            first.len(),
+            "its first long line is {}{}{}, none shaped like a puzzle string",
+            length(first),
             if split.is_empty() { "" } else { ", " },
             split.join(", ")
         ));

@@ -40,6 +40,7 @@
 //! written last line is never taken for a whole one, nor a mix of two
 //! versions for a file.
 
+pub mod binary;
 pub mod csv_file;
 pub mod decompress;
 pub mod extract;

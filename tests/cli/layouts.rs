@@ -321,7 +321,7 @@ fn a_text_file_whose_lines_hold_no_puzzle_says_what_it_looks_like() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains(&format!(
-            "warning: {}: all 2 lines rejected (read as one string per line; its first long line is 88 bytes, none shaped like a puzzle string)",
+            "warning: {}: all 2 lines rejected (read as one string per line; its first long line is 88 characters, none shaped like a puzzle string)",
             f.display()
         )),
         "{err}"

@@ -14,6 +14,7 @@ mod isomorphs;
 mod killer;
 mod layouts;
 mod merge;
+mod messages;
 mod nightly_archive;
 mod nightly_bounds;
 mod nightly_files;

@@ -165,7 +165,7 @@ fn an_invalid_string_is_explained_once() {
     w.import(&[&file], &[]);
     assert_eq!(
         w.strings("SELECT reason || ': ' || message FROM rejects"),
-        ["duplicate: sudoku legacy: digit 4 twice in row 1: r1c1 and r1c2"]
+        ["repeated-digit: sudoku legacy: digit 4 twice in row 1: r1c1 and r1c2"]
     );
 }
 

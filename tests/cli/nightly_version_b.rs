@@ -42,8 +42,8 @@ fn real_version_b_strings_of_the_sites_import() {
     assert_eq!(
         w.strings("SELECT reason || ': ' || message FROM rejects ORDER BY id"),
         [
-            "duplicate: sudoku version b: digit 7 twice in row 5: r5c5 and r5c7",
-            "duplicate: str8ts version b: digit 8 twice in row 1: cell 3 (r1c4) and cell 4 (r1c5)"
+            "repeated-digit: sudoku version b: digit 7 twice in row 5: r5c5 and r5c7",
+            "repeated-digit: str8ts version b: digit 8 twice in row 1: cell 3 (r1c4) and cell 4 (r1c5)"
         ]
     );
     // SudokuWiki's Easiest Sudoku: the same puzzle as its legacy twin.

@@ -194,15 +194,15 @@ fn hostile_bytes_are_rejected_line_by_line_and_memory_stays_bounded() {
             "3:character",
             "4:too-long",
             "6:format",
+            // Line 8, the DOS end-of-file byte, is skipped.
             "7:encoding",
-            "8:format"
         ],
         "{s}"
     );
 }
 
 #[test]
-fn a_binary_file_is_rejected_without_crashing() {
+fn a_binary_file_is_refused_without_crashing() {
     let w = Workdir::new();
     let mut x: u64 = 0x9e3779b97f4a7c15;
     let bytes: Vec<u8> = (0..2_000_000)
@@ -214,9 +214,15 @@ fn a_binary_file_is_rejected_without_crashing() {
         })
         .collect();
     let f = w.write("random.bin", bytes);
-    let s = w.import(&[&f], &[]);
-    assert_eq!(s["stored"], 0);
-    assert!(s["rejected"].as_u64().unwrap() > 1000, "{s}");
+    // Refused up front (its NUL bytes say binary), nothing written.
+    let out = w.output(&["import", f.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("random.bin: binary data, not puzzle text"),
+        "{err}"
+    );
+    assert!(!w.path("puzzles.sqlite").exists());
 }
 
 #[test]

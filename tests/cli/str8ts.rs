@@ -79,7 +79,7 @@ fn the_str8ts_sample_accounts_for_packed_and_url_copies_and_bad_lines() {
     let reasons = w.strings("SELECT reason FROM rejects ORDER BY line");
     assert_eq!(
         reasons,
-        ["black-cell", "straight", "duplicate", "clue-flag"]
+        ["black-cell", "straight", "repeated-digit", "clue-flag"]
     );
 }
 

@@ -171,9 +171,9 @@ fn each_rejection_has_its_reason_code() {
             "cage-range",
         ),
         ("sums totalling 404", at(EXAMPLE, 82, "16"), "total"),
-        ("a digit twice in a row and cage", five(1), "duplicate"),
-        ("a digit twice in a column", five(9), "duplicate"),
-        ("a digit twice in a box", five(10), "duplicate"),
+        ("a digit twice in a row and cage", five(1), "repeated-digit"),
+        ("a digit twice in a column", five(9), "repeated-digit"),
+        ("a digit twice in a box", five(10), "repeated-digit"),
     ];
     for (name, s, code) in &cases {
         match Killer::parse(s) {

@@ -373,13 +373,13 @@ fn every_reason_code_has_a_bad_string_that_earns_it() {
         (
             "a white 5 beside the black 5 of row 1",
             replace(legacy, 2, "5"),
-            "duplicate",
+            "repeated-digit",
             "digit 5 twice in row 1: cell 1 (r1c2) and cell 2 (r1c3)",
         ),
         (
             "a white 3 under the 3 of column 2",
             replace(legacy, 19, "3"),
-            "duplicate",
+            "repeated-digit",
             "digit 3 twice in column 2: cell 10 (r2c2) and cell 19 (r3c2)",
         ),
         (

@@ -362,7 +362,7 @@ mod tests {
         // its two black "18"s of row 1 are two black 8s: a duplicate.
         let s = REAL.lines().find(|l| l.starts_with("T9B")).unwrap();
         let e = puzzle::analyse(s, TypeHint::Auto).unwrap_err();
-        assert_eq!(e.code(), "duplicate");
+        assert_eq!(e.code(), "repeated-digit");
         assert_eq!(
             e.to_string(),
             "str8ts version b: digit 8 twice in row 1: cell 3 (r1c4) and cell 4 (r1c5)"

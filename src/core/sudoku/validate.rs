@@ -204,7 +204,7 @@ mod tests {
             let e = result.expect_err(name);
             assert_eq!(
                 (e.code(), e.to_string().as_str()),
-                ("duplicate", message),
+                ("repeated-digit", message),
                 "{name}"
             );
         }

@@ -263,7 +263,7 @@ mod tests {
         s.replace_range(3..5, "05");
         s.replace_range(3 + 2 * 8..3 + 2 * 9, "0e");
         let e = puzzle::analyse(&s, TypeHint::Auto).unwrap_err();
-        assert_eq!(e.code(), "duplicate");
+        assert_eq!(e.code(), "repeated-digit");
         assert_eq!(
             e.to_string(),
             "sudoku version b: digit 5 twice in row 1: r1c1 and r1c9"
