@@ -121,7 +121,7 @@ fn an_archive_of_a_newer_version_says_so_and_a_new_archive_carries_its_id() {
 /// archive set back to schema 8 is one (0012's lookup tables back as the
 /// indexes they were).
 const UNDO_AFTER_8: &str =
-    "DROP TABLE removals; DROP TABLE merged_imports; DROP VIEW provenance; ALTER TABLE sources DROP COLUMN fields;
+    "DROP INDEX sources_file_line; DROP TABLE removals; DROP TABLE merged_imports; DROP VIEW provenance; ALTER TABLE sources DROP COLUMN fields;
     CREATE VIEW provenance AS SELECT s.puzzle_id, s.import_id, f.path AS file, s.line, s.relation
     FROM sources AS s JOIN files AS f ON f.id = s.file_id;
     DROP TABLE puzzles_by_key; DROP TABLE puzzles_by_form;
