@@ -156,6 +156,17 @@ fn imported(name: &str, lines: &[String]) -> (PathBuf, Connection) {
     (dir, conn)
 }
 
+/// The seven functions' answers for one string.
+type Answers = (
+    Option<String>,
+    Option<String>,
+    Option<i64>,
+    Option<String>,
+    Option<i64>,
+    Option<String>,
+    Option<String>,
+);
+
 /// Every function on every line against what the import did with it: NULL
 /// for each line it rejected, the stored facts for each line it stored.
 /// Returns how many lines were rejected and how many stored.
@@ -177,15 +188,7 @@ fn agree_with_the_import(name: &str, lines: &[String]) -> (usize, usize) {
                 |r| Ok(Some((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))),
             )
             .unwrap_or(None);
-        let answers: (
-            Option<String>,
-            Option<String>,
-            Option<i64>,
-            Option<String>,
-            Option<i64>,
-            Option<String>,
-            Option<String>,
-        ) = conn
+        let answers: Answers = conn
             .query_row(
                 "SELECT sudoku_type(?1), sudoku_identity(?1), sudoku_key(?1),
                         sudoku_canonical(?1), sudoku_canonical_hash(?1),

@@ -14,7 +14,7 @@
 use super::{Form, Killer, format};
 use crate::core::grid::CELLS;
 use crate::core::kind::Analysis;
-use crate::core::mask::{Digit, Mask};
+use crate::core::mask::Digit;
 use crate::core::sudoku::version_b::Content;
 use crate::core::version_b::{
     self, Error, Failed, Kind, cell, field_text, push_field, read_fields,
@@ -141,6 +141,7 @@ pub fn write_stored(givens: &str, encoding: &str) -> Result<String, Failed<super
 mod tests {
     use super::*;
     use crate::core::killer::krazydad;
+    use crate::core::mask::Mask;
     use crate::core::puzzle::{self, PuzzleType, TypeHint};
     use proptest::prelude::*;
 
