@@ -5,9 +5,11 @@
 //! decodes any form, and draws a grid.
 //!
 //! Every function takes a puzzle string in any form an import reads (or a
-//! solver URL), and returns NULL for NULL or for a string that is not a
-//! puzzle of any type (as an import would reject it), so that a query over
-//! many rows does not stop at the first bad one:
+//! solver URL), read as an import reads a line (trailing text ignored), and
+//! returns NULL for NULL and for every string an import rejects (by the
+//! import's own judgement: not a puzzle, a contradiction, no solution, a
+//! limit reached), so that a query over many rows does not stop at the
+//! first bad one, and a value is always what an import would store:
 //!
 //! | function | returns |
 //! |---|---|
@@ -19,8 +21,8 @@
 //! | `sudoku_form(s, f)` | the puzzle in form `f`, one of `export --form`'s |
 //! | `sudoku_grid(s)` | the grid `show` draws |
 //!
-//! One definition for the tool and the shell: the hashes are
-//! [`sudoku_archive::record`]'s, the forms
+//! One definition for the tool and the shell: the verdict and the hashes
+//! are the import's ([`sudoku_archive::pipeline::process::analyse_token`]), the forms
 //! [`sudoku_archive::archive::export::FORMS`], the grid
 //! [`sudoku_archive::cli::show::render`]. The functions are deterministic.
 //!
@@ -39,9 +41,10 @@ use std::ffi::{c_char, c_int, c_void};
 use std::sync::atomic::{AtomicPtr, Ordering};
 
 use sudoku_archive::archive::export;
-use sudoku_archive::core::canon;
-use sudoku_archive::core::puzzle::{self, Analysis, PuzzleType, TypeHint};
-use sudoku_archive::record::{canonical_hash, key_of};
+use sudoku_archive::core::puzzle::{self, Analysis, TypeHint};
+use sudoku_archive::input::extract::{Extracted, puzzle_token};
+use sudoku_archive::pipeline::process::analyse_token;
+use sudoku_archive::record::{Outcome, Record, Settings};
 
 type Context = c_void;
 type Value = c_void;
@@ -147,24 +150,40 @@ fn int(n: Option<i64>) -> Out {
     n.map_or(Out::Null, Out::Int)
 }
 
-/// The type and identity of a string: read off a legacy form without
-/// solving, else by analysing it.
-fn identity(s: &str) -> Option<(PuzzleType, String)> {
-    let s = s.trim();
-    puzzle::identity(s, TypeHint::Auto).or_else(|| {
-        puzzle::analyse(s, TypeHint::Auto)
-            .ok()
-            .map(|a| (a.kind, a.givens))
-    })
+/// The puzzle string of an argument, read as an import reads a line:
+/// leading blanks and a byte-order mark dropped, trailing text (a rating,
+/// a comment) ignored.
+fn token(s: &str) -> Option<&str> {
+    match puzzle_token(s) {
+        Extracted::Puzzle(t) => Some(t),
+        Extracted::Skip => None,
+    }
 }
 
-fn form(s: &str) -> Option<(PuzzleType, String)> {
-    let (kind, givens) = identity(s)?;
-    Some((kind, canon::of(kind, &givens).ok()?))
+/// What an import stores for a string, or `None` when it rejects it: the
+/// import's own judgement (contradictions, no solution, limits included),
+/// so that every function is NULL for exactly the strings an import
+/// rejects.
+fn stored(s: &str) -> Option<Box<Record>> {
+    let settings = Settings {
+        hint: TypeHint::Auto,
+        canonical: true,
+    };
+    match analyse_token(token(s)?, settings) {
+        Outcome::Accepted(record) => Some(record),
+        _ => None,
+    }
+}
+
+fn form(s: &str) -> Option<(String, i64)> {
+    stored(s)?
+        .canonical()
+        .map(|(form, hash)| (form.to_owned(), hash))
 }
 
 fn analysis(s: &str) -> Option<Analysis> {
-    puzzle::analyse(s.trim(), TypeHint::Auto).ok()
+    stored(s)?;
+    puzzle::analyse(token(s)?, TypeHint::Auto).ok()
 }
 
 fn first(a: &[Option<String>]) -> Option<&str> {
@@ -175,35 +194,27 @@ const FUNCTIONS: &[Function] = &[
     Function {
         name: c"sudoku_type",
         args: 1,
-        run: |a| text(first(a).and_then(identity).map(|(k, _)| k.as_str().into())),
+        run: |a| text(first(a).and_then(stored).map(|r| r.kind.as_str().into())),
     },
     Function {
         name: c"sudoku_identity",
         args: 1,
-        run: |a| text(first(a).and_then(identity).map(|(_, g)| g)),
+        run: |a| text(first(a).and_then(stored).map(|r| r.givens().to_owned())),
     },
     Function {
         name: c"sudoku_key",
         args: 1,
-        run: |a| {
-            int(first(a)
-                .and_then(identity)
-                .map(|(k, g)| key_of(k.as_str(), &g)))
-        },
+        run: |a| int(first(a).and_then(stored).map(|r| r.key)),
     },
     Function {
         name: c"sudoku_canonical",
         args: 1,
-        run: |a| text(first(a).and_then(form).map(|(_, f)| f)),
+        run: |a| text(first(a).and_then(form).map(|(f, _)| f)),
     },
     Function {
         name: c"sudoku_canonical_hash",
         args: 1,
-        run: |a| {
-            int(first(a)
-                .and_then(form)
-                .map(|(k, f)| canonical_hash(k.as_str(), &f)))
-        },
+        run: |a| int(first(a).and_then(form).map(|(_, h)| h)),
     },
     Function {
         name: c"sudoku_form",

@@ -127,3 +127,210 @@ fn tempfile_dir() -> PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// The import of `lines` (one a line) into a fresh archive, with the
+/// extension loaded into it.
+fn imported(name: &str, lines: &[String]) -> (PathBuf, Connection) {
+    let dir = tempfile_dir().join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("lines.txt");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let db = dir.join("puzzles.sqlite");
+    use clap::Parser;
+    let cli = sudoku_archive::cli::Cli::parse_from([
+        "sudoku-archive",
+        "import",
+        "--quiet",
+        "--db",
+        db.to_str().unwrap(),
+        file.to_str().unwrap(),
+    ]);
+    // Rejects make the import exit non-zero; that is the point here.
+    let _ = sudoku_archive::cli::run(cli);
+    let conn = Connection::open(&db).unwrap();
+    // SAFETY: the library is this crate's, built for this test.
+    unsafe {
+        let _guard = LoadExtensionGuard::new(&conn).unwrap();
+        conn.load_extension(library(), None::<&str>).unwrap();
+    }
+    (dir, conn)
+}
+
+/// The seven functions' answers for one string.
+type Answers = (
+    Option<String>,
+    Option<String>,
+    Option<i64>,
+    Option<String>,
+    Option<i64>,
+    Option<String>,
+    Option<String>,
+);
+
+/// Every function on every line against what the import did with it: NULL
+/// for each line it rejected, the stored facts for each line it stored.
+/// Returns how many lines were rejected and how many stored.
+fn agree_with_the_import(name: &str, lines: &[String]) -> (usize, usize) {
+    let (dir, conn) = imported(name, lines);
+    let (mut rejected, mut stored) = (0, 0);
+    for (i, line) in lines.iter().enumerate() {
+        let n = i as i64 + 1;
+        let reasons: i64 = conn
+            .query_row("SELECT count(*) FROM rejects WHERE line = ?1", [n], |r| {
+                r.get(0)
+            })
+            .unwrap();
+        let row: Option<(String, String, Option<String>, Option<i64>)> = conn
+            .query_row(
+                "SELECT p.type, p.givens, p.canonical, p.canonical_hash
+                 FROM sources AS s JOIN puzzles AS p ON p.id = s.puzzle_id WHERE s.line = ?1",
+                [n],
+                |r| Ok(Some((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))),
+            )
+            .unwrap_or(None);
+        let answers: Answers = conn
+            .query_row(
+                "SELECT sudoku_type(?1), sudoku_identity(?1), sudoku_key(?1),
+                        sudoku_canonical(?1), sudoku_canonical_hash(?1),
+                        sudoku_form(?1, '81'), sudoku_grid(?1)",
+                [line],
+                |r| {
+                    Ok((
+                        r.get(0)?,
+                        r.get(1)?,
+                        r.get(2)?,
+                        r.get(3)?,
+                        r.get(4)?,
+                        r.get(5)?,
+                        r.get(6)?,
+                    ))
+                },
+            )
+            .unwrap();
+        match row {
+            None => {
+                assert!(reasons > 0, "line {n} neither stored nor rejected: {line}");
+                assert_eq!(
+                    answers,
+                    (None, None, None, None, None, None, None),
+                    "line {n}, rejected by the import: {line}"
+                );
+                rejected += 1;
+            }
+            Some((kind, givens, canonical, hash)) => {
+                assert_eq!(answers.0.as_deref(), Some(kind.as_str()), "{line}");
+                assert_eq!(answers.1.as_deref(), Some(givens.as_str()), "{line}");
+                assert!(answers.2.is_some() && answers.5.is_some() && answers.6.is_some());
+                assert_eq!((answers.3, answers.4), (canonical, hash), "{line}");
+                stored += 1;
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(dir);
+    (rejected, stored)
+}
+
+/// The puzzle lines (not comments, not blank) of a file of the repository.
+fn lines_of(rel: &str) -> Vec<String> {
+    let path = format!("{}/../{rel}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn every_function_is_null_for_every_string_an_import_rejects() {
+    let mut lines = lines_of("samples/bad.txt");
+    lines.extend(lines_of(
+        "tests/data/classic/emerentius_invalid_annotated.txt",
+    ));
+    for rel in ["sudoku_real", "killer_real", "str8ts_real"] {
+        lines.extend(lines_of(&format!("tests/data/version_b/{rel}.txt")));
+    }
+    let dots = |n: usize| ".".repeat(n);
+    lines.extend([
+        // A digit nine times in a row (issue 36 item 9), in each form.
+        format!("999999999{}", dots(72)),
+        format!(
+            "https://www.sudokuwiki.org/sudoku.htm?bd=999999999{}",
+            dots(72)
+        ),
+        format!("{}{}", "9".repeat(9), "0".repeat(72)),
+        // Row 1 holds 1 to 7 and column 9 an 8 and a 9: r1c9 has no candidate.
+        format!("1234567..{}8{}9{}", dots(26), dots(8), dots(36)),
+        // A Str8ts with a digit twice in a row, and a Killer whose sums are off.
+        format!("{}{}{}", "11", "0".repeat(79), "0".repeat(81)),
+        format!("{},{}", "1".repeat(81), "9".repeat(162)),
+        // Version B: a foreign type, a damaged field, all 81 cells solved
+        // with a digit twice, and the empty grid (stored: two solutions).
+        format!("X9B{}", "00".repeat(81)),
+        format!("S9B!{}", "0".repeat(161)),
+        format!("S9B{}", "0a".repeat(81)),
+        format!("S9B{}", "00".repeat(81)),
+    ]);
+    let (rejected, stored) = agree_with_the_import("rejects", &lines);
+    assert!(
+        rejected > 20 && stored >= 5,
+        "{rejected} rejected, {stored} stored"
+    );
+}
+
+/// splitmix64: a fixed sequence of pseudo-random numbers.
+struct Mix(u64);
+impl Mix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+#[test]
+fn the_functions_and_the_import_agree_on_mutated_strings_of_every_form() {
+    // Real strings of every form and type, each mutated a few times: a
+    // character replaced, dropped or doubled.
+    let mut seeds = lines_of("samples/classic.txt");
+    seeds.extend(lines_of("samples/killer.txt"));
+    seeds.extend(lines_of("samples/str8ts.txt"));
+    for rel in ["sudoku_real", "killer_real", "str8ts_real"] {
+        seeds.extend(lines_of(&format!("tests/data/version_b/{rel}.txt")));
+    }
+    let seeds: Vec<String> = seeds
+        .into_iter()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+        .collect();
+    const ALPHABET: &[u8] = b"0123456789.abcdefghijklmnopqrstuvwxyzSLTB";
+    let mut mix = Mix(36);
+    let mut lines = Vec::new();
+    for seed in &seeds {
+        for _ in 0..6 {
+            let mut b = seed.clone().into_bytes();
+            for _ in 0..1 + mix.below(3) {
+                let at = mix.below(b.len());
+                let c = ALPHABET[mix.below(ALPHABET.len())];
+                match mix.below(4) {
+                    0 => {
+                        b.remove(at);
+                    }
+                    1 => b.insert(at, c),
+                    _ => b[at] = c,
+                }
+            }
+            lines.push(String::from_utf8(b).unwrap());
+        }
+    }
+    let (rejected, stored) = agree_with_the_import("mutated", &lines);
+    assert!(
+        rejected > 50 && stored > 10,
+        "{rejected} rejected, {stored} stored"
+    );
+}

@@ -32,7 +32,8 @@ use std::fmt;
 
 use crate::core::grid::{CELLS, Cell};
 use crate::core::kind::{Analysis, CanonError, PuzzleKind, PuzzleType};
-use crate::core::mask::Digit;
+use crate::core::mask::{Digit, Mask};
+use crate::core::progress::{self, Conflict};
 
 pub use cages::{MAX_SUM, combinations, sum_range};
 
@@ -144,6 +145,10 @@ pub enum Error {
     Split { id: u8, first: Cell, at: Cell },
     #[error("killer cages: cannot colour {count} cages with 5 colours")]
     Colouring { count: usize },
+    /// The string's solved digits and candidates leave none of the
+    /// solutions of its cages and givens ([`progress::check`]).
+    #[error("{form}: {conflict}")]
+    Progress { form: Form, conflict: Conflict },
 }
 
 fn length_message(first: usize, second: Option<usize>) -> String {
@@ -172,12 +177,14 @@ impl Error {
             Error::Total { .. } => "total",
             Error::Duplicate { .. } => "repeated-digit",
             Error::CageId { .. } | Error::UnusedId { .. } | Error::Split { .. } => "cage-id",
+            Error::Progress { .. } => "contradiction",
         }
     }
 }
 
 impl Killer {
-    /// Everything the archive stores about this puzzle. `encoding` is the
+    /// Everything the archive stores about this position as it stands,
+    /// every placed digit a given (see [`analyse_puzzle`]). `encoding` is the
     /// packed string of `candidates`: the propagated board, or the board as
     /// read when propagation contradicts itself.
     pub fn analysis(&self) -> Analysis {
@@ -201,9 +208,39 @@ impl Killer {
     }
 }
 
-/// Parses, validates, propagates and solves a bare Killer string.
+/// Parses, validates, propagates and solves a bare Killer string. A
+/// packed string's placed digits are its givens; its other cells'
+/// candidates are progress ([`analyse_puzzle`]).
 pub fn analyse(s: &str) -> Result<Analysis, Error> {
-    Ok(Killer::parse(s)?.analysis())
+    let f = format::read(s)?;
+    let k = Killer::from_parts(f.form, f.colour, f.clue, f.cells)?;
+    let given = k.cells.map(|m| m.single().is_some());
+    analyse_puzzle(&k, f.form, given)
+}
+
+/// What the archive stores about the puzzle of a checked position `k`:
+/// counted from its cages and the digits `given` flags alone, the puzzle's
+/// identity, so that every form of one puzzle stores the same facts. The
+/// position's other digits and candidates are only checked against that
+/// puzzle: when they leave none of its solutions the string is rejected
+/// ([`progress::check`]).
+pub(crate) fn analyse_puzzle(
+    k: &Killer,
+    form: Form,
+    given: [bool; CELLS],
+) -> Result<Analysis, Error> {
+    let mut puzzle = k.clone();
+    for (m, &g) in puzzle.cells.iter_mut().zip(&given) {
+        if !g {
+            *m = Mask::EMPTY;
+        }
+    }
+    let a = puzzle.analysis();
+    if progress::carries(&k.cells, &given) {
+        progress::check(&a.status, &k.cells, || k.solve())
+            .map_err(|conflict| Error::Progress { form, conflict })?;
+    }
+    Ok(a)
 }
 
 /// The identity of a legacy string (`81 colours,162 sums`), which carries

@@ -9,6 +9,7 @@ pub mod killer;
 pub mod kind;
 pub mod mask;
 pub(crate) mod matching;
+pub mod progress;
 pub mod puzzle;
 pub mod str8ts;
 pub mod sudoku;

@@ -240,6 +240,7 @@ pub fn canonical(kind: PuzzleType, givens: &str) -> Result<String, CanonError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::mask::{Digit, Mask};
 
     #[test]
     fn identity_is_the_stored_givens_of_strings_that_carry_nothing_else() {
@@ -301,6 +302,160 @@ mod tests {
         for (s, hint) in cases {
             assert_eq!(identity(s, hint), None, "{s}");
         }
+    }
+
+    /// The first real legacy string of each type, and its analysis.
+    fn first_legacy_of_each_type() -> [(String, Analysis); 3] {
+        let killer =
+            include_str!("../../tests/data/killer/krazydad_intermediate_first500_legacy.txt");
+        let str8ts = include_str!("../../tests/data/str8ts/real_legacy.txt");
+        [
+            sudoku::corpus::XWING_81,
+            killer.lines().next().unwrap_or_default(),
+            &str8ts[..162],
+        ]
+        .map(|s| (s.to_owned(), analyse(s, TypeHint::Auto).unwrap()))
+    }
+
+    /// The Version B string of an analysed legacy puzzle with progress:
+    /// each cell that is not a given (nor black) holds `progress(cell)`,
+    /// solved when one digit, candidates when more.
+    fn version_b_with(a: &Analysis, progress: impl Fn(usize) -> Mask) -> String {
+        use crate::core::sudoku::version_b::Content;
+        let content = |i: usize| {
+            let m = progress(i);
+            m.single().map_or(Content::Candidates(m), Content::Solved)
+        };
+        match a.kind {
+            PuzzleType::Sudoku => {
+                let mut cells = sudoku::version_b::decode(&version_b_of(a).unwrap()).unwrap();
+                for (i, c) in cells.iter_mut().enumerate() {
+                    if !a.given[i] {
+                        *c = content(i);
+                    }
+                }
+                sudoku::version_b::encode(&cells)
+            }
+            PuzzleType::Killer => {
+                let mut cells = killer::version_b::decode(&version_b_of(a).unwrap()).unwrap();
+                for (i, c) in cells.iter_mut().enumerate() {
+                    if !a.given[i] {
+                        c.content = content(i);
+                    }
+                }
+                killer::version_b::encode(&cells)
+            }
+            PuzzleType::Str8ts => {
+                use str8ts::version_b::{Content, Convention, decode, encode};
+                let mut cells = decode(&version_b_of(a).unwrap()).unwrap().cells;
+                for (i, c) in cells.iter_mut().enumerate() {
+                    if let Content::Candidates(_) | Content::Solved(_) | Content::Empty = *c {
+                        let m = progress(i);
+                        *c = m.single().map_or(Content::Candidates(m), Content::Solved);
+                    }
+                }
+                encode(&cells, Convention::Spec)
+            }
+        }
+    }
+
+    /// A solution's digit at a cell, as a set.
+    fn digit_at(solution: &[u8], i: usize) -> Mask {
+        Digit::from_ascii(solution[i]).map_or(Mask::ALL, Digit::mask)
+    }
+
+    #[test]
+    fn a_string_that_carries_a_solution_stores_what_its_givens_alone_say() {
+        // The empty grid, legacy, and as an S9B string with all 81 cells
+        // solved and no given (issue 36, item 5): one puzzle, one analysis.
+        let empty = analyse(&"0".repeat(81), TypeHint::Auto).unwrap();
+        assert_eq!(empty.status, Status::Multiple);
+        let grid =
+            "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+        let solved = version_b_with(&empty, |i| digit_at(grid.as_bytes(), i));
+        assert_eq!(analyse(&solved, TypeHint::Auto), Ok(empty.clone()));
+        // The packed form's solved cells are progress too.
+        let mut packed = String::new();
+        for d in grid.bytes() {
+            crate::core::base32::encode_into(1 << (d - b'0'), 2, &mut packed);
+        }
+        assert_eq!(analyse(&packed, TypeHint::Auto), Ok(empty));
+        // A real puzzle of each type, its solution written in as solved.
+        for (legacy, a) in first_legacy_of_each_type() {
+            let solution = a.status.solution().unwrap().as_bytes();
+            let solved = version_b_with(&a, |i| digit_at(solution, i));
+            assert_eq!(
+                analyse(&solved, TypeHint::Auto).as_ref(),
+                Ok(&a),
+                "{legacy}"
+            );
+        }
+    }
+
+    #[test]
+    fn progress_that_leaves_no_solution_of_the_givens_is_rejected_naming_the_form() {
+        for (legacy, a) in first_legacy_of_each_type() {
+            let solution = a.status.solution().unwrap().as_bytes();
+            // The first open cell lists every digit but its solution's.
+            let open = (0..81)
+                .find(|&i| !a.given[i] && solution[i] != b'0')
+                .unwrap();
+            let s = version_b_with(&a, |i| {
+                if i == open {
+                    Mask::ALL.minus(digit_at(solution, i))
+                } else {
+                    Mask::ALL
+                }
+            });
+            let e = analyse(&s, TypeHint::Auto).unwrap_err();
+            assert_eq!(e.code(), "contradiction", "{legacy}: {e}");
+            let start = format!("{} version b: cell {open} (", a.kind);
+            assert!(e.to_string().starts_with(&start), "{e}");
+            assert!(
+                e.to_string()
+                    .contains("but the one solution of the givens has"),
+                "{e}"
+            );
+        }
+        // Several solutions: the string's own board is searched. Row 1
+        // solved 1 to 7, an 8 and a 9 below r1c8 and r1c9: r1c8 has none.
+        let mut cells = [sudoku::version_b::Content::Empty; crate::core::grid::CELLS];
+        for (i, d) in [
+            (0, 1),
+            (1, 2),
+            (2, 3),
+            (3, 4),
+            (4, 5),
+            (5, 6),
+            (6, 7),
+            (16, 8),
+            (25, 9),
+        ] {
+            cells[i] = sudoku::version_b::Content::Solved(Digit::new(d).unwrap());
+        }
+        let e = analyse(&sudoku::version_b::encode(&cells), TypeHint::Auto).unwrap_err();
+        assert_eq!(e.code(), "contradiction");
+        assert!(
+            e.to_string().starts_with(
+                "sudoku version b: the solved digits and candidates leave no solution of the givens: "
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_version_b_string_whose_candidates_its_peers_rule_out_names_its_form() {
+        // r1c1 lists {1, 2} (18 + 3 = "0l"); r1c2 is a given 1, r2c1 a solved 2.
+        let mut s = format!("S9B{}", "00".repeat(81));
+        s.replace_range(3..5, "0l");
+        s.replace_range(5..7, "01");
+        s.replace_range(3 + 18..3 + 20, "0b");
+        let e = analyse(&s, TypeHint::Auto).unwrap_err();
+        assert_eq!(e.code(), "candidates");
+        assert_eq!(
+            e.to_string(),
+            "sudoku version b: cell 0 (r1c1) lists candidates 12 but its peers have placed them all"
+        );
     }
 
     /// The invariants [`PuzzleKind`] states, on one real legacy string.

@@ -29,6 +29,7 @@ use std::fmt;
 use crate::core::grid::{CELLS, Cell};
 use crate::core::kind::{Analysis, CanonError, PuzzleKind, PuzzleType, Status};
 use crate::core::mask::{Digit, Mask};
+use crate::core::progress::{self, Conflict};
 
 pub use board::Board;
 pub use compartment::{Compartment, Direction, compartments};
@@ -146,6 +147,10 @@ pub enum Error {
         compartment: Compartment,
         digits: Mask,
     },
+    /// The string's solved digits and candidates leave none of the
+    /// solutions of its givens and colours ([`progress::check`]).
+    #[error("str8ts {form}: {conflict}")]
+    Progress { form: Form, conflict: Conflict },
 }
 
 impl Error {
@@ -160,6 +165,7 @@ impl Error {
             Error::NoCandidates { .. } => "no-candidates",
             Error::Duplicate { .. } => "repeated-digit",
             Error::Straight { .. } => "straight",
+            Error::Progress { .. } => "contradiction",
         }
     }
 }
@@ -171,11 +177,40 @@ impl Error {
 /// encoding and candidates are those of the board as read, so the stored
 /// string still reads back.
 pub fn analyse(s: &str) -> Result<Analysis, Error> {
-    Ok(analyse_board(Board::parse(s)?))
+    let form = if s.len() == LEGACY_LEN {
+        Form::Legacy
+    } else {
+        Form::Packed
+    };
+    analyse_board(Board::parse(s)?, form)
 }
 
-/// [`analyse`] of a read and checked board.
-pub(crate) fn analyse_board(board: Board) -> Analysis {
+/// [`analyse`] of a read and checked board, `form` naming it in errors.
+///
+/// What is stored is counted from the givens and colours alone, the
+/// puzzle's identity, so that every form of one puzzle stores the same
+/// facts. The board's solved digits and candidates are only checked
+/// against that puzzle: when they leave none of its solutions the string
+/// is rejected ([`progress::check`]).
+pub(crate) fn analyse_board(board: Board, form: Form) -> Result<Analysis, Error> {
+    let mut cells = *board.masks();
+    for (i, m) in cells.iter_mut().enumerate() {
+        if !board.given[i] && !board.black[i] {
+            *m = Mask::ALL;
+        }
+    }
+    let a = analyse_position(board.with_masks(cells));
+    if progress::carries(board.masks(), board.given()) {
+        progress::check(&a.status, board.masks(), || {
+            analyse_position(board.clone()).status
+        })
+        .map_err(|conflict| Error::Progress { form, conflict })?;
+    }
+    Ok(a)
+}
+
+/// Propagates and solves a checked board as it stands.
+fn analyse_position(board: Board) -> Analysis {
     let (shown, status) = match solve::propagate_and_solve(&board) {
         Err(why) => (board.clone(), Status::Contradiction(why)),
         Ok((propagated, solutions)) => (propagated, solutions.map(|sol| sol.digits())),

@@ -40,6 +40,7 @@ pub use validate::{Unit, validate};
 use crate::core::grid::{CELLS, Cell};
 use crate::core::kind::{Analysis, CanonError, PuzzleKind, PuzzleType, Status};
 use crate::core::mask::{Digit, Mask};
+use crate::core::progress::{self, Conflict};
 
 /// Which classic string was being read; the prefix of every error message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,8 +113,17 @@ pub enum Error {
     },
 
     /// See [`validate`] for the rule.
-    #[error("sudoku packed: cell {} ({cell}) lists candidates {candidates} but its peers have placed them all", .cell.index())]
-    Candidates { cell: Cell, candidates: Mask },
+    #[error("{format}: cell {} ({cell}) lists candidates {candidates} but its peers have placed them all", .cell.index())]
+    Candidates {
+        format: Format,
+        cell: Cell,
+        candidates: Mask,
+    },
+
+    /// The string's solved digits and candidates leave none of the
+    /// solutions of its givens ([`progress::check`]).
+    #[error("{format}: {conflict}")]
+    Progress { format: Format, conflict: Conflict },
 }
 
 fn clue_target(mask: Mask) -> String {
@@ -133,6 +143,7 @@ impl Error {
             Error::ClueFlag { .. } => "clue-flag",
             Error::Duplicate { .. } => "repeated-digit",
             Error::Candidates { .. } => "candidates",
+            Error::Progress { .. } => "contradiction",
         }
     }
 }
@@ -197,10 +208,27 @@ pub fn analyse(s: &str) -> Result<Analysis, Error> {
 
 /// [`analyse`] of a parsed board, `format` naming it in errors: the path
 /// every form other than a clean legacy string takes.
+///
+/// The board is checked as read, solved digits and candidates included,
+/// but what is stored is counted from its givens alone, the puzzle's
+/// identity: every form of one puzzle stores the same facts. A board whose
+/// solved digits and candidates leave none of the puzzle's solutions is
+/// rejected ([`progress::check`]).
 pub(crate) fn analyse_board(board: Board, format: Format) -> Result<Analysis, Error> {
     validate(&board, format)?;
+    let puzzle = board.puzzle();
+    let a = analyse_position(&puzzle);
+    if progress::carries(board.masks(), board.given_flags()) {
+        progress::check(&a.status, board.masks(), || analyse_position(&board).status)
+            .map_err(|conflict| Error::Progress { format, conflict })?;
+    }
+    Ok(a)
+}
+
+/// Propagates and solves a checked board as it stands.
+fn analyse_position(board: &Board) -> Analysis {
     let given = *board.given_flags();
-    let mut planes = Planes::from_board(&board);
+    let mut planes = Planes::from_board(board);
     let (status, candidates, encoding) = if planes.fixpoint() {
         let cands = planes.masks();
         // Given cells keep their digit through propagation, so the
@@ -219,9 +247,9 @@ pub(crate) fn analyse_board(board: Board, format: Format) -> Result<Analysis, Er
             Err(c) => Status::Contradiction(c.to_string()),
             Ok(()) => Status::Unsolvable,
         };
-        (status, board.all_candidates(), write_packed(&board))
+        (status, board.all_candidates(), write_packed(board))
     };
-    Ok(Analysis {
+    Analysis {
         kind: PuzzleType::Sudoku,
         clues: board.clue_count(),
         givens: digits_string(&board.givens()),
@@ -230,7 +258,7 @@ pub(crate) fn analyse_board(board: Board, format: Format) -> Result<Analysis, Er
         candidates,
         given,
         shading: [0; CELLS],
-    })
+    }
 }
 
 /// [`analyse`] of a read legacy string, identical to the general path's

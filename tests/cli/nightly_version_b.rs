@@ -227,3 +227,107 @@ fn a_headerless_csv_column_of_version_b_strings_is_found() {
         "{summary}"
     );
 }
+
+/// Every stored fact of every puzzle, in an order that does not depend on
+/// which line came first.
+const FACTS: &str = "SELECT type || ' ' || clues || ' ' || givens || ' ' || encoding || ' ' || solutions || ' ' || ifnull(solution, '') || ' ' || ifnull(canonical, '') || ' ' || ifnull(canonical_hash, '') FROM puzzles ORDER BY type, givens";
+
+/// A Version B field's value (base 36).
+fn field(s: &str) -> u32 {
+    u32::from_str_radix(s, 36).expect("base-36 field")
+}
+
+/// `n` as `width` lowercase base-36 characters.
+fn push_field(n: u32, width: usize, out: &mut String) {
+    for k in (0..width as u32).rev() {
+        out.push(char::from_digit(n / 36u32.pow(k) % 36, 36).expect("digit"));
+    }
+}
+
+/// A Version B string as exported, with every cell that is not a given
+/// (nor black) rewritten as the solved digit of `solution`.
+fn solved_version_b(exported: &str, solution: &str) -> String {
+    let width = if exported.starts_with("L9B") { 4 } else { 2 };
+    let mut out = exported[..3].to_owned();
+    for (i, d) in solution.bytes().enumerate() {
+        let v = field(&exported[3 + i * width..3 + (i + 1) * width]);
+        let d = u32::from(d - b'0');
+        let v = match &exported[..1] {
+            // Sudoku content, Killer's in its low ten bits: 9 + d solved.
+            "S" | "L" if v & 1023 > 9 || v & 1023 == 0 => (v & !1023) | (9 + d),
+            // Str8ts: white empty, solved or candidates become 19 + d.
+            "T" if v == 0 || v > 19 => 19 + d,
+            _ => v,
+        };
+        push_field(v, width, &mut out);
+    }
+    out
+}
+
+#[test]
+fn a_puzzle_stores_the_same_facts_whichever_of_its_forms_came_first() {
+    let w = Workdir::new();
+    // Legacy forms: the empty grid (two or more solutions), a Killer and a Str8ts.
+    let killer = std::fs::read_to_string(data("killer/krazydad_intermediate_first500_legacy.txt"))
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_owned();
+    let str8ts = lines_of("str8ts/real_legacy.txt").remove(0)[..162].to_owned();
+    let legacy = w.write(
+        "legacy.txt",
+        format!("{}\n{killer}\n{str8ts}\n", ".".repeat(81)),
+    );
+    // The same puzzles with every open cell solved: the empty grid as an
+    // S9B string of 81 solved cells and no given (issue 36 item 5) and as
+    // a packed string of 81 solved cells; the others as Version B strings
+    // of their solutions.
+    let grid = "483921657967345821251876493548132976729564138136798245372689514814253769695417382";
+    let mut sudoku = "S9B".to_owned();
+    let mut packed = String::new();
+    for d in grid.bytes() {
+        let d = u32::from(d - b'0');
+        push_field(9 + d, 2, &mut sudoku);
+        let n = 1 << d; // the set {d} << 1, no given flag
+        packed.push(char::from_digit(n / 32, 32).unwrap());
+        packed.push(char::from_digit(n % 32, 32).unwrap());
+    }
+    w.import(&[&legacy], &["--db", "seed.sqlite"]);
+    let exported = w.run(&["export", "--db", "seed.sqlite", "--form", "vb"]);
+    let solutions = w.strings_in(
+        "seed.sqlite",
+        "SELECT ifnull(solution, '') FROM puzzles ORDER BY id",
+    );
+    let mut solved = vec![sudoku, packed];
+    for (vb, solution) in exported.lines().zip(&solutions) {
+        if !solution.is_empty() {
+            solved.push(solved_version_b(vb, solution));
+        }
+    }
+    assert_eq!(solved.len(), 4, "{exported}");
+    let solved = w.write("solved.txt", solved.join("\n") + "\n");
+
+    let mut facts = Vec::new();
+    for (db, order) in [
+        ("legacy_first.sqlite", [&legacy, &solved]),
+        ("solved_first.sqlite", [&solved, &legacy]),
+    ] {
+        for file in order {
+            let summary = w.import(&[file], &["--db", db]);
+            assert_eq!(n(&summary, "rejected"), 0, "{summary}");
+        }
+        facts.push(w.strings_in(db, FACTS));
+    }
+    assert_eq!(facts[0].len(), 3, "{:#?}", facts[0]);
+    assert_eq!(facts[0], facts[1]);
+    // And they are the legacy forms' own: the empty grid has two or more.
+    assert_eq!(w.strings_in("seed.sqlite", FACTS), facts[0]);
+    assert_eq!(
+        w.strings_in(
+            "solved_first.sqlite",
+            "SELECT type || solutions FROM puzzles WHERE clues = 0"
+        ),
+        ["sudoku2"]
+    );
+}

@@ -14,7 +14,7 @@
 use super::{Form, Killer, format};
 use crate::core::grid::CELLS;
 use crate::core::kind::Analysis;
-use crate::core::mask::{Digit, Mask};
+use crate::core::mask::Digit;
 use crate::core::sudoku::version_b::Content;
 use crate::core::version_b::{
     self, Error, Failed, Kind, cell, field_text, push_field, read_fields,
@@ -97,32 +97,19 @@ pub fn encode(cells: &[KillerCell; CELLS]) -> String {
 
 /// Parses, validates, propagates and solves an `L9B` string.
 ///
-/// Every placed digit (given or solved) is checked against the others and
-/// starts the propagation; the identity, clue count and given flags are
-/// those of the cages and givens alone.
+/// Every placed digit (given or solved) is checked against the others;
+/// what is stored is counted from the cages and givens alone, the solved
+/// digits and candidates only checked against it (`killer::analyse_puzzle`).
 pub fn analyse(s: &str) -> Result<Analysis, Failed<super::Error>> {
     let cells = decode(s)?;
-    let colour = cells.map(|c| c.shape);
-    let clue = cells.map(|c| c.sum);
     let full = Killer::from_parts(
         Form::VersionB,
-        colour,
-        clue,
+        cells.map(|c| c.shape),
+        cells.map(|c| c.sum),
         cells.map(|c| c.content.mask()),
     )?;
-    let mut a = full.analysis();
     let given = cells.map(|c| matches!(c.content, Content::Given(_)));
-    if a.given != given {
-        let givens = cells.map(|c| match c.content {
-            Content::Given(d) => d.mask(),
-            _ => Mask::EMPTY,
-        });
-        let puzzle = Killer::from_parts(Form::VersionB, colour, clue, givens)?;
-        a.givens = puzzle.identity();
-        a.clues = puzzle.clues();
-        a.given = given;
-    }
-    Ok(a)
+    Ok(super::analyse_puzzle(&full, Form::VersionB, given)?)
 }
 
 /// The `L9B` string of a stored puzzle: colours and sums from its packed
@@ -154,6 +141,7 @@ pub fn write_stored(givens: &str, encoding: &str) -> Result<String, Failed<super
 mod tests {
     use super::*;
     use crate::core::killer::krazydad;
+    use crate::core::mask::Mask;
     use crate::core::puzzle::{self, PuzzleType, TypeHint};
     use proptest::prelude::*;
 
@@ -219,21 +207,24 @@ mod tests {
     #[test]
     fn a_given_digit_stays_a_given_and_a_solved_one_does_not() {
         let mut cells = decode(real()).unwrap();
-        let seven = Digit::new(7).unwrap();
-        // r1c2 in a 24 cage: a given 7 there.
-        cells[1].content = Content::Given(seven);
-        let s = encode(&cells);
-        assert_eq!(decode(&s).unwrap()[1].content, Content::Given(seven));
-        let a = analyse(&s).unwrap();
         let base = analyse(real()).unwrap();
+        let solution = base.status.solution().unwrap().as_bytes();
+        let five = Digit::from_ascii(solution[1]).unwrap();
+        assert_eq!(five.get(), 5);
+        // r1c2 in a 24 cage: a given 5 there, its digit in the solution.
+        cells[1].content = Content::Given(five);
+        let s = encode(&cells);
+        assert_eq!(decode(&s).unwrap()[1].content, Content::Given(five));
+        let a = analyse(&s).unwrap();
         assert_eq!(a.clues, base.clues + 1);
+        assert_eq!(a.status, base.status);
         assert!(a.given[1] && !a.given[6]);
-        assert!(a.givens.ends_with(&format!(",0700{}", "0".repeat(77))));
+        assert!(a.givens.ends_with(&format!(",0500{}", "0".repeat(77))));
         // Written back from what the archive stores, the given is a given
         // again and the solved digits are solved.
         let back = write_stored(&a.givens, &a.encoding).unwrap();
         let again = decode(&back).unwrap();
-        assert_eq!(again[1].content, Content::Given(seven));
+        assert_eq!(again[1].content, Content::Given(five));
         assert_eq!(again[6].content, Content::Solved(Digit::new(2).unwrap()));
         assert_eq!(analyse(&back).unwrap(), a);
     }

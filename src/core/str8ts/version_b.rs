@@ -232,7 +232,8 @@ pub fn board(cells: &[Content; CELLS]) -> Result<Board, super::Error> {
 /// Parses, validates, propagates and solves a `T9B` string of either convention.
 pub fn analyse(s: &str) -> Result<Analysis, Failed<super::Error>> {
     let decoded = decode(s)?;
-    Ok(analyse_board(board(&decoded.cells).map_err(Failed::Board)?))
+    let board = board(&decoded.cells).map_err(Failed::Board)?;
+    analyse_board(board, Form::VersionB).map_err(Failed::Board)
 }
 
 /// The contents of a checked board: givens, black cells, placed white

@@ -105,6 +105,18 @@ impl Board {
         out
     }
 
+    /// The givens alone, every other cell without information: the
+    /// puzzle as its legacy string says it.
+    pub fn puzzle(&self) -> Board {
+        let mut out = Board::new();
+        for c in Cell::all() {
+            if let (true, Some(d)) = (self.is_given(c), self.placed(c)) {
+                out.set_given(c, d);
+            }
+        }
+        out
+    }
+
     /// The same givens with new candidates for every cell (e.g. after
     /// propagation); given cells keep their digit.
     pub fn with_candidates(&self, cands: &[Mask; CELLS]) -> Board {

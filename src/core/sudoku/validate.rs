@@ -61,7 +61,7 @@ pub fn validate(board: &Board, format: Format) -> Result<(), Error> {
         return Ok(());
     }
     check_duplicates(board, format)?;
-    check_candidates(board)
+    check_candidates(board, format)
 }
 
 /// Row, column and box of each cell.
@@ -128,7 +128,7 @@ fn check_duplicates(board: &Board, format: Format) -> Result<(), Error> {
     Ok(())
 }
 
-fn check_candidates(board: &Board) -> Result<(), Error> {
+fn check_candidates(board: &Board, format: Format) -> Result<(), Error> {
     for cell in Cell::all() {
         let candidates = board.mask(cell);
         if candidates.len() < 2 {
@@ -139,7 +139,11 @@ fn check_candidates(board: &Board) -> Result<(), Error> {
             .filter_map(|&p| Cell::new(p.into()).and_then(|p| board.placed(p)))
             .collect();
         if candidates.minus(placed).is_empty() {
-            return Err(Error::Candidates { cell, candidates });
+            return Err(Error::Candidates {
+                format,
+                cell,
+                candidates,
+            });
         }
     }
     Ok(())
@@ -267,7 +271,7 @@ mod tests {
                     _ => {}
                 }
             }
-            let named = check_duplicates(&board, Format::Packed).is_ok() && check_candidates(&board).is_ok();
+            let named = check_duplicates(&board, Format::Packed).is_ok() && check_candidates(&board, Format::Packed).is_ok();
             proptest::prop_assert_eq!(passes(&board), named);
         }
     }
