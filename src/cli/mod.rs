@@ -7,6 +7,7 @@
 //! where that makes a large archive's page cache faster.
 
 mod check;
+mod explain;
 mod export;
 mod find;
 pub mod huge_pages;
@@ -52,6 +53,8 @@ pub enum Command {
     Merge(merge::MergeArgs),
     /// Decode one puzzle string and draw its grid, candidates and solution status.
     Show(show::ShowArgs),
+    /// Solve one classic puzzle step by step as a person would, with each step's rating and the ER/EP/ED of Sudoku Explainer's scale.
+    Explain(explain::ExplainArgs),
 }
 
 /// Exit status: 0 done, 1 `check` found rejects or `import` more than
@@ -207,6 +210,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Find(a) => find::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Show(a) => show::run(a),
+        Command::Explain(a) => explain::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),
