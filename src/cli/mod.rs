@@ -7,6 +7,7 @@
 //! where that makes a large archive's page cache faster.
 
 mod check;
+mod explain;
 mod export;
 mod find;
 mod generate;
@@ -61,6 +62,8 @@ pub enum Command {
     Merge(merge::MergeArgs),
     /// Decode one puzzle string and draw its grid, candidates and solution status.
     Show(show::ShowArgs),
+    /// Solve one classic puzzle step by step as a person would, with each step's rating and the ER/EP/ED of Sudoku Explainer's scale.
+    Explain(explain::ExplainArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     Completions(generate::CompletionsArgs),
     /// Print the manual page (roff), every command on one page.
@@ -294,6 +297,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Find(a) => find::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Show(a) => show::run(a),
+        Command::Explain(a) => explain::run(a),
         Command::Completions(a) => generate::completions(a),
         Command::Man(a) => generate::man(a),
     };

@@ -7,6 +7,7 @@ pub mod canon;
 pub mod grid;
 pub mod killer;
 pub mod kind;
+pub mod logic;
 pub mod mask;
 pub(crate) mod matching;
 pub mod progress;

@@ -6,6 +6,7 @@
 mod util;
 
 mod check;
+mod explain;
 mod export;
 mod find;
 mod generate;

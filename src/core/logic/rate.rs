@@ -1,0 +1,134 @@
+//! The logical solution and its rating, as Sudoku Explainer 1.2.1 computes
+//! them: at every step the first technique in [`ORDER`] that makes progress
+//! is applied; ER is the highest rating of any step, EP the highest up to
+//! the first step that places a digit, ED the first step's.
+//!
+//! When no technique here applies, the ratings are bounds: SE would go on
+//! with a technique this engine lacks, rated at least
+//! [`lowest_missing`], so ER is at least that ("ER at least 4.5"), never a
+//! guess. The work is counted in steps against a [`Budget`], never timed.
+
+use crate::core::grid::CELLS;
+
+use super::marks::Marks;
+use super::step::{Rating10, Step};
+use super::technique::{ORDER, lowest_missing};
+
+/// How much work one puzzle may take, counted, so every machine stops at
+/// the same place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Steps (applied techniques); a position has at most 81 placements
+    /// and 729 candidates, so the default never binds on these techniques.
+    pub steps: u32,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget { steps: 1000 }
+    }
+}
+
+/// How the solution ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Every cell placed.
+    Solved,
+    /// No technique here applies: the ratings are lower bounds.
+    Stuck,
+    /// The budget ran out: the ratings are lower bounds.
+    OverBudget,
+    /// The givens clash, or a step left a cell or a house with no place:
+    /// the puzzle has no solution.
+    Invalid,
+}
+
+/// SE's three ratings, in tenths; `bound` marks them as lower bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rating {
+    pub er: Rating10,
+    pub ep: Rating10,
+    pub ed: Rating10,
+    /// ER is only "at least".
+    pub bound: bool,
+    /// EP is only "at least": no digit was placed before the bound.
+    pub ep_bound: bool,
+    /// ED is only "at least": no step was taken.
+    pub ed_bound: bool,
+}
+
+/// The logical solution of one puzzle.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub steps: Vec<Step>,
+    pub rating: Rating,
+    pub outcome: Outcome,
+    /// The position reached.
+    pub marks: Marks,
+}
+
+/// Solves `givens` (1..=9 a given, anything else empty) step by step.
+pub fn solve(givens: &[u8; CELLS], budget: Budget) -> Solution {
+    let Some(mut marks) = Marks::from_givens(givens) else {
+        let rating = Rating {
+            er: 0,
+            ep: 0,
+            ed: 0,
+            bound: false,
+            ep_bound: false,
+            ed_bound: false,
+        };
+        let marks = Marks::from_givens(&[0; CELLS]).unwrap_or_else(|| unreachable!());
+        return Solution {
+            steps: Vec::new(),
+            rating,
+            outcome: Outcome::Invalid,
+            marks,
+        };
+    };
+    let mut steps: Vec<Step> = Vec::new();
+    let mut er: Rating10 = 0;
+    let mut ep: Option<Rating10> = None;
+    let outcome = loop {
+        if marks.is_solved() {
+            break Outcome::Solved;
+        }
+        if marks.is_broken() {
+            break Outcome::Invalid;
+        }
+        if steps.len() as u32 >= budget.steps {
+            break Outcome::OverBudget;
+        }
+        let Some(step) = ORDER.iter().find_map(|t| t.find(&marks)) else {
+            break Outcome::Stuck;
+        };
+        for &(c, d) in &step.eliminate {
+            marks.eliminate(c as usize, d);
+        }
+        if let Some((c, d)) = step.place {
+            marks.place(c as usize, d);
+        }
+        er = er.max(step.rating);
+        if ep.is_none() && step.place.is_some() {
+            ep = Some(er);
+        }
+        steps.push(step);
+    };
+    let bound = matches!(outcome, Outcome::Stuck | Outcome::OverBudget);
+    let floor = if bound { lowest_missing() } else { 0 };
+    let er = er.max(floor);
+    let rating = Rating {
+        er,
+        ep: ep.unwrap_or(er),
+        ed: steps.first().map_or(er, |s| s.rating),
+        bound,
+        ep_bound: bound && ep.is_none(),
+        ed_bound: bound && steps.is_empty(),
+    };
+    Solution {
+        steps,
+        rating,
+        outcome,
+        marks,
+    }
+}
