@@ -940,7 +940,11 @@ impl<'a> MergeRun<'a> {
         let mut select = input
             .conn
             .prepare(
-                "SELECT id, import_id, file_id, line, raw, reason, message FROM rejects
+                // An input older than schema 14 calls a repeated digit
+                // `duplicate` (migration 0014); it is kept under today's name.
+                "SELECT id, import_id, file_id, line, raw,
+                    CASE reason WHEN 'duplicate' THEN 'repeated-digit' ELSE reason END,
+                    message FROM rejects
                  WHERE id > ?1 ORDER BY id LIMIT ?2",
             )
             .map_err(&read)?;

@@ -160,10 +160,7 @@ pub fn stats(a: &Archive) -> Result<Stats, ArchiveError> {
         rejects: rows(
             a,
             "counting rejects",
-            // `duplicate` is what archives before `repeated-digit` stored
-            // for the same reason: one reason, counted once.
-            "SELECT CASE reason WHEN 'duplicate' THEN 'repeated-digit' ELSE reason END AS r,
-                count(*) FROM rejects GROUP BY r ORDER BY count(*) DESC, r",
+            "SELECT reason, count(*) FROM rejects GROUP BY reason ORDER BY count(*) DESC, reason",
             |r| Ok(RejectRow { reason: r.get(0)?, count: r.get(1)? }),
         )?,
     })

@@ -97,6 +97,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0013_removals.sql"),
         fill: None,
     },
+    Migration {
+        name: "0014_repeated_digit.sql",
+        sql: include_str!("../../migrations/0014_repeated_digit.sql"),
+        fill: None,
+    },
 ];
 
 /// The schema version this binary writes.

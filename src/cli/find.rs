@@ -236,7 +236,8 @@ impl Finder<'_> {
         let name = origin.display_name();
         let failed = |e: std::io::Error| anyhow::anyhow!("{name}: {e}");
         let opened = input::open(&origin).map_err(failed)?;
-        let (mut reader, _) = input::reader(opened, &layout.framing(&origin), None).map_err(failed)?;
+        let (mut reader, _) =
+            input::reader(opened, &layout.framing(&origin), None).map_err(failed)?;
         while let Some(chunk) = reader.next_chunk().map_err(failed)? {
             let queries: Vec<Query> = chunk
                 .items

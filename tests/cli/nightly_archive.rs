@@ -645,3 +645,45 @@ fn a_read_only_folder_holding_a_wal_is_read_and_without_its_index_says_so() {
     }
     drop(c);
 }
+
+#[test]
+fn rejects_an_older_archive_called_duplicate_are_renamed_and_not_kept_twice() {
+    // Before schema 14 a digit twice in a house was rejected as
+    // `duplicate`: an upgraded archive reads the same file again without a
+    // second reject row for each such line, and a merge of an archive not
+    // yet upgraded keeps the rows under today's name.
+    let w = Workdir::new();
+    let bad = sample("bad.txt");
+    w.import(&[&bad], &[]);
+    let repeated = w.count("SELECT count(*) FROM rejects WHERE reason = 'repeated-digit'");
+    assert!(repeated > 0);
+    let rejects = w.count("SELECT count(*) FROM rejects");
+    let c = w.db();
+    c.execute_batch(
+        "UPDATE rejects SET reason = 'duplicate' WHERE reason = 'repeated-digit';
+         PRAGMA user_version = 13;",
+    )
+    .unwrap();
+    drop(c);
+    std::fs::copy(w.path("puzzles.sqlite"), w.path("old.sqlite")).unwrap();
+
+    w.import(&[&bad], &["--reread"]);
+    assert_eq!(w.count("SELECT count(*) FROM rejects"), rejects);
+    assert_eq!(
+        w.count("SELECT count(*) FROM rejects WHERE reason = 'duplicate'"),
+        0
+    );
+    assert_eq!(
+        w.count("SELECT count(*) FROM rejects WHERE reason = 'repeated-digit'"),
+        repeated
+    );
+
+    w.run(&["merge", "--db", "puzzles.sqlite", "old.sqlite"]);
+    assert_eq!(w.count("SELECT count(*) FROM rejects"), rejects);
+    w.run(&["merge", "--db", "fresh.sqlite", "old.sqlite"]);
+    let renamed = w.strings_in(
+        "fresh.sqlite",
+        "SELECT CAST(count(*) AS TEXT) FROM rejects WHERE reason = 'repeated-digit'",
+    );
+    assert_eq!(renamed, vec![repeated.to_string()]);
+}
