@@ -5,7 +5,8 @@
 //! (parse, validate, propagate, count, encode) on worker threads, and
 //! [`archive`] stores the results in SQLite. [`record`] is the contract
 //! between the last two: what a processed line is and the hashes that
-//! identify it in an archive; it depends on [`core`] only. [`cli`] is the edge that talks
+//! identify it in an archive; it depends on [`core`] only. [`render`] draws
+//! puzzles and charts as text, SVG and HTML (pure). [`cli`] is the edge that talks
 //! to people; [`progress`] is its progress bar.
 
 pub mod archive;
@@ -15,6 +16,7 @@ pub mod input;
 pub mod pipeline;
 pub mod progress;
 pub mod record;
+pub mod render;
 
 #[cfg(test)]
 #[path = "../tests/common/splitmix.rs"]

@@ -1,5 +1,7 @@
 //! `export`: stored puzzles streamed out as rows of chosen columns, in one
-//! of four formats, filtered in SQL.
+//! of four formats, filtered in SQL; or, for drawings, as the stored
+//! strings themselves ([`each`]), read in one transaction when a book takes
+//! two passes ([`in_one_read`]).
 //!
 //! Design:
 //! - **One list of forms.** Every string form the tool writes for a stored
@@ -261,31 +263,66 @@ enum Value<'a> {
     Scratch,
 }
 
-/// Streams the selected puzzles: calls `out` with each row's bytes (one
-/// line, its newline included), in first-seen order; returns the count.
-pub fn export(
-    a: &Archive,
+fn sql_error(e: rusqlite::Error) -> ExportError {
+    ExportError::Archive(ArchiveError::sql("exporting", e))
+}
+
+/// The lookups beside the selection's scan, prepared once: a puzzle's
+/// first provenance line and its count of lines, with file names cached.
+struct Lookups<'c> {
+    first: rusqlite::Statement<'c>,
+    count: rusqlite::Statement<'c>,
+    path_of: rusqlite::Statement<'c>,
+    paths: HashMap<i64, String>,
+}
+
+impl<'c> Lookups<'c> {
+    fn prepare(a: &'c Archive) -> Result<Lookups<'c>, ExportError> {
+        let e = sql_error;
+        Ok(Lookups {
+            first: a.conn.prepare(FIRST_SOURCE).map_err(e)?,
+            count: a
+                .conn
+                .prepare("SELECT count(*) FROM sources WHERE puzzle_id = ?1")
+                .map_err(e)?,
+            path_of: a
+                .conn
+                .prepare("SELECT path FROM files WHERE id = ?1")
+                .map_err(e)?,
+            paths: HashMap::new(),
+        })
+    }
+
+    /// The first provenance line of puzzle `id`: its file's id (whose path
+    /// is then in `paths`) and its line number.
+    fn first_source(&mut self, id: i64) -> Result<Option<(i64, i64)>, ExportError> {
+        let e = sql_error;
+        let found = self
+            .first
+            .query_row([id], |s| Ok((s.get::<_, i64>(0)?, s.get::<_, i64>(1)?)))
+            .optional()
+            .map_err(e)?;
+        if let Some((file_id, _)) = found
+            && let std::collections::hash_map::Entry::Vacant(v) = self.paths.entry(file_id)
+        {
+            v.insert(self.path_of.query_row([file_id], |s| s.get(0)).map_err(e)?);
+        }
+        Ok(found)
+    }
+
+    fn sources(&mut self, id: i64) -> Result<i64, ExportError> {
+        self.count.query_row([id], |s| s.get(0)).map_err(sql_error)
+    }
+}
+
+/// Runs the selection of `filter` (the statement of [`SELECT`]), calling
+/// `row` with each row in first-seen order; returns the count.
+fn select(
+    st: &mut rusqlite::Statement<'_>,
     filter: &Filter,
-    format: Format,
-    columns: &[Column],
-    mut out: impl FnMut(&str) -> std::io::Result<()>,
+    mut row: impl FnMut(&rusqlite::Row<'_>) -> Result<(), ExportError>,
 ) -> Result<u64, ExportError> {
-    let e = |e| ExportError::Archive(ArchiveError::sql("exporting", e));
-    let needs_source = columns
-        .iter()
-        .any(|c| matches!(c, Column::File | Column::Line));
-    let needs_count = columns.iter().any(|c| matches!(c, Column::Sources));
-    let mut st = a.conn.prepare(SELECT).map_err(e)?;
-    let mut first = a.conn.prepare(FIRST_SOURCE).map_err(e)?;
-    let mut count = a
-        .conn
-        .prepare("SELECT count(*) FROM sources WHERE puzzle_id = ?1")
-        .map_err(e)?;
-    let mut path_of = a
-        .conn
-        .prepare("SELECT path FROM files WHERE id = ?1")
-        .map_err(e)?;
-    let mut paths: HashMap<i64, String> = HashMap::new();
+    let e = sql_error;
     let (source, real) = match &filter.source {
         Some((p, r)) => (Some(p.as_str()), r.as_deref()),
         None => (None, None),
@@ -306,41 +343,49 @@ pub fn export(
         ])
         .map_err(e)?;
     let mut n = 0;
+    while let Some(r) = q.next().map_err(e)? {
+        row(r)?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// Column `i` of a row as text, `None` for anything else.
+fn text<'r>(r: &'r rusqlite::Row<'_>, i: usize) -> Result<Option<&'r str>, ExportError> {
+    match r.get_ref(i).map_err(sql_error)? {
+        ValueRef::Text(t) => Ok(std::str::from_utf8(t).ok()),
+        _ => Ok(None),
+    }
+}
+
+/// Streams the selected puzzles: calls `out` with each row's bytes (one
+/// line, its newline included), in first-seen order; returns the count.
+pub fn export(
+    a: &Archive,
+    filter: &Filter,
+    format: Format,
+    columns: &[Column],
+    mut out: impl FnMut(&str) -> std::io::Result<()>,
+) -> Result<u64, ExportError> {
+    let e = sql_error;
+    let needs_source = columns
+        .iter()
+        .any(|c| matches!(c, Column::File | Column::Line));
+    let needs_count = columns.iter().any(|c| matches!(c, Column::Sources));
+    let mut st = a.conn.prepare(SELECT).map_err(e)?;
+    let mut look = Lookups::prepare(a)?;
     let mut line = String::with_capacity(512);
     let mut scratch = String::with_capacity(512);
-    while let Some(r) = q.next().map_err(e)? {
-        let text = |i: usize| -> Result<Option<&str>, ExportError> {
-            match r.get_ref(i).map_err(e)? {
-                ValueRef::Text(t) => Ok(std::str::from_utf8(t).ok()),
-                _ => Ok(None),
-            }
-        };
+    select(&mut st, filter, |r| {
         let int = |i: usize| -> Result<i64, ExportError> { r.get(i).map_err(e) };
         let id = int(0)?;
-        let kind_name = text(1)?.unwrap_or_default();
+        let kind_name = text(r, 1)?.unwrap_or_default();
         let kind = PuzzleType::from_name(kind_name);
-        let (first_file, first_line) = if needs_source {
-            match first
-                .query_row([id], |s| Ok((s.get::<_, i64>(0)?, s.get::<_, i64>(1)?)))
-                .optional()
-                .map_err(e)?
-            {
-                Some((file_id, l)) => {
-                    if let std::collections::hash_map::Entry::Vacant(v) = paths.entry(file_id) {
-                        v.insert(path_of.query_row([file_id], |s| s.get(0)).map_err(e)?);
-                    }
-                    (Some(file_id), Some(l))
-                }
-                None => (None, None),
-            }
-        } else {
-            (None, None)
+        let (first_file, first_line) = match needs_source {
+            true => look.first_source(id)?.unzip(),
+            false => (None, None),
         };
-        let sources = if needs_count {
-            count.query_row([id], |s| s.get::<_, i64>(0)).map_err(e)?
-        } else {
-            0
-        };
+        let sources = if needs_count { look.sources(id)? } else { 0 };
         line.clear();
         if format == Format::Ndjson {
             line.push('{');
@@ -351,20 +396,20 @@ pub fn export(
                 Column::Id => Value::Int(id),
                 Column::Type => Value::Text(kind_name),
                 Column::Clues => Value::Int(int(2)?),
-                Column::Givens => Value::Text(text(3)?.unwrap_or_default()),
+                Column::Givens => Value::Text(text(r, 3)?.unwrap_or_default()),
                 Column::Solutions => Value::Int(int(5)?),
-                Column::Solution => text(6)?.map_or(Value::Null, Value::Text),
-                Column::Canonical => text(7)?.map_or(Value::Null, Value::Text),
+                Column::Solution => text(r, 6)?.map_or(Value::Null, Value::Text),
+                Column::Canonical => text(r, 7)?.map_or(Value::Null, Value::Text),
                 Column::Import => Value::Int(int(8)?),
                 Column::File => first_file
-                    .and_then(|f| paths.get(&f))
+                    .and_then(|f| look.paths.get(&f))
                     .map_or(Value::Null, |p| Value::Text(p)),
                 Column::Line => first_line.map_or(Value::Null, Value::Int),
                 Column::Sources => Value::Int(sources),
                 Column::Form(f) => match kind {
                     Some(kind) => {
-                        let givens = text(3)?.unwrap_or_default();
-                        let encoding = text(4)?.unwrap_or_default();
+                        let givens = text(r, 3)?.unwrap_or_default();
+                        let encoding = text(r, 4)?.unwrap_or_default();
                         (f.write)(kind, givens, encoding, &mut scratch)
                             .map_err(ExportError::Stored)?;
                         Value::Scratch
@@ -385,10 +430,71 @@ pub fn export(
         } else {
             "\n"
         });
-        out(&line).map_err(ExportError::Write)?;
-        n += 1;
-    }
-    Ok(n)
+        out(&line).map_err(ExportError::Write)
+    })
+}
+
+/// One selected puzzle as stored, handed to [`each`]'s caller.
+pub struct Stored<'a> {
+    pub id: i64,
+    pub kind: PuzzleType,
+    pub clues: i64,
+    /// The identity (`puzzles.givens`).
+    pub givens: &'a str,
+    /// The packed string of the propagated board.
+    pub encoding: &'a str,
+    /// The unique solution, if any.
+    pub solution: Option<&'a str>,
+    /// The first provenance line as `file:line`, when asked for.
+    pub source: Option<&'a str>,
+}
+
+/// Streams the selected puzzles as stored, in first-seen order, to `each`
+/// (for drawings, which read the strings rather than columns); looks each
+/// one's first provenance line up when `sources` says so. Returns the count.
+pub fn each(
+    a: &Archive,
+    filter: &Filter,
+    sources: bool,
+    mut each: impl FnMut(&Stored<'_>) -> Result<(), ExportError>,
+) -> Result<u64, ExportError> {
+    let mut st = a.conn.prepare(SELECT).map_err(sql_error)?;
+    let mut look = Lookups::prepare(a)?;
+    let mut source = String::new();
+    select(&mut st, filter, |r| {
+        let id: i64 = r.get(0).map_err(sql_error)?;
+        let name = text(r, 1)?.unwrap_or_default();
+        let kind = PuzzleType::from_name(name)
+            .ok_or_else(|| ExportError::Stored(format!("puzzle {id}: unknown type {name:?}")))?;
+        source.clear();
+        if sources && let Some((file, line)) = look.first_source(id)? {
+            let path = look.paths.get(&file).map_or("", String::as_str);
+            let _ = write!(source, "{path}:{line}");
+        }
+        each(&Stored {
+            id,
+            kind,
+            clues: r.get(2).map_err(sql_error)?,
+            givens: text(r, 3)?.unwrap_or_default(),
+            encoding: text(r, 4)?.unwrap_or_default(),
+            solution: text(r, 6)?,
+            source: (!source.is_empty()).then_some(source.as_str()),
+        })
+    })
+}
+
+/// Runs `f` inside one read transaction, so that every selection it makes
+/// sees the same archive (a book's puzzles and, after them, their
+/// solutions), whatever an import commits meanwhile.
+pub fn in_one_read<T>(
+    a: &Archive,
+    f: impl FnOnce() -> Result<T, ExportError>,
+) -> Result<T, ExportError> {
+    a.conn.execute_batch("BEGIN").map_err(sql_error)?;
+    let result = f();
+    let end = a.conn.execute_batch("COMMIT").map_err(sql_error);
+    let value = result?;
+    end.map(|_| value)
 }
 
 enum Field<'a> {

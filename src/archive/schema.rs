@@ -311,10 +311,11 @@ mod tests {
             .unwrap()
             .collect::<Result<_, _>>()
             .unwrap();
-        // sources' own key now leads with the puzzle: no separate index.
-        // The key and the form are looked up in tables of their own, each
-        // ordered by its key (the rowid; a table without rowid): no index.
-        assert_eq!(indexes, ["puzzles_type_clues"]);
+        // sources' own key leads with the puzzle; its lines by file and
+        // line have an index of their own (0013). The key and the form are
+        // looked up in tables of their own, each ordered by its key (the
+        // rowid; a table without rowid): no index.
+        assert_eq!(indexes, ["puzzles_type_clues", "sources_file_line"]);
         crate::archive::lookup::invariant::assert_holds(&conn);
         let form: (i64, i64) = conn
             .query_row(
@@ -555,7 +556,7 @@ mod tests {
         let before = rows(&conn);
         conn.pragma_update(None, "foreign_keys", true).unwrap();
         migrate(&mut conn).unwrap();
-        assert_eq!(user_version(&conn).unwrap(), 12);
+        assert_eq!(user_version(&conn).unwrap(), VERSION);
         assert_eq!(rows(&conn), before);
         invariant::assert_holds(&conn);
         let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap() };

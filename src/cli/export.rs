@@ -2,8 +2,16 @@
 //! first-seen order: one string per line by default, or chosen columns as
 //! CSV, TSV or NDJSON. The forms (`--form`, and the form columns of
 //! `--columns`) come from one list, [`crate::archive::export::FORMS`].
+//! Or drawn: one SVG file per puzzle (`--format svg --out DIR`), or one
+//! printable HTML page of them all with their solutions after
+//! (`--format html`); the drawing is `render`'s, streamed a puzzle at a
+//! time.
 
+use std::fs::File;
 use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
 
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, ValueEnum};
@@ -13,6 +21,8 @@ use super::output::OutputError;
 use crate::archive::Archive;
 use crate::archive::export::{self, COLUMN_NAMES, Column, ExportError, FORMS, Filter, Format};
 use crate::core::puzzle::PuzzleType;
+use crate::render::html::{Book, Caption, Paper};
+use crate::render::{Layers, Picture, svg};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
@@ -24,6 +34,17 @@ pub enum FormatArg {
     Tsv,
     /// One JSON object per line.
     Ndjson,
+    /// One SVG drawing per puzzle, `ID.svg` in the folder --out names.
+    Svg,
+    /// One self-contained printable HTML page: the puzzles --per-page to a
+    /// printed page, then their solutions (to --out FILE, or stdout).
+    Html,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum PaperArg {
+    A4,
+    Letter,
 }
 
 fn forms() -> PossibleValuesParser {
@@ -78,6 +99,22 @@ pub struct ExportArgs {
     /// Default: the --form string for lines, else id,type,clues,FORM,solutions,solution.
     #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
     pub columns: Vec<String>,
+    /// Where drawings go: the folder for svg (made if missing), the file
+    /// for html (default: stdout).
+    #[arg(long, value_name = "PATH")]
+    pub out: Option<PathBuf>,
+    /// html: puzzles to a printed page.
+    #[arg(long, value_name = "N", default_value = "6", value_parser = clap::value_parser!(u16).range(1..=12))]
+    pub per_page: u16,
+    /// html: the paper the page is laid out for.
+    #[arg(long, value_enum, default_value = "a4")]
+    pub paper: PaperArg,
+    /// svg: draw each cell's propagated candidates in.
+    #[arg(long)]
+    pub candidates: bool,
+    /// svg: draw the solution in (html has them on the pages after).
+    #[arg(long)]
+    pub solution: bool,
 }
 
 pub fn run(a: ExportArgs) -> anyhow::Result<u8> {
@@ -87,7 +124,11 @@ pub fn run(a: ExportArgs) -> anyhow::Result<u8> {
         FormatArg::Csv => Format::Csv,
         FormatArg::Tsv => Format::Tsv,
         FormatArg::Ndjson => Format::Ndjson,
+        FormatArg::Svg | FormatArg::Html => return drawn(a),
     };
+    if a.out.is_some() {
+        anyhow::bail!("--out is for --format svg or html; rows go to stdout");
+    }
     let columns: Vec<Column> = if a.columns.is_empty() {
         match format {
             Format::Lines => vec![Column::Form(form)],
@@ -117,21 +158,7 @@ pub fn run(a: ExportArgs) -> anyhow::Result<u8> {
     };
     a.db.announce_upgrade(false);
     let archive = Archive::open_existing(&a.db.db)?;
-    let filter = Filter {
-        kind: a.kind.as_deref().and_then(PuzzleType::from_name),
-        min_clues: a.clues.or(a.min_clues),
-        max_clues: a.clues.or(a.max_clues),
-        solutions: a.solutions,
-        import: a.import,
-        source: a.source.map(|s| {
-            let real = std::fs::canonicalize(&s)
-                .ok()
-                .map(|p| p.to_string_lossy().into_owned());
-            (s, real)
-        }),
-        representatives: a.representatives,
-        limit: a.limit,
-    };
+    let filter = filter(&a);
     named_ones_exist(&archive, &filter, &a.db.db.display().to_string())?;
     let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut head = String::new();
@@ -192,4 +219,180 @@ fn named_ones_exist(archive: &Archive, filter: &Filter, db: &str) -> anyhow::Res
         }
     }
     Ok(())
+}
+
+/// What the selection options select.
+fn filter(a: &ExportArgs) -> Filter {
+    Filter {
+        kind: a.kind.as_deref().and_then(PuzzleType::from_name),
+        min_clues: a.clues.or(a.min_clues),
+        max_clues: a.clues.or(a.max_clues),
+        solutions: a.solutions,
+        import: a.import,
+        source: a.source.clone().map(|s| {
+            let real = std::fs::canonicalize(&s)
+                .ok()
+                .map(|p| p.to_string_lossy().into_owned());
+            (s, real)
+        }),
+        representatives: a.representatives,
+        limit: a.limit,
+    }
+}
+
+/// `--format svg` and `--format html`: the selected puzzles drawn.
+fn drawn(a: ExportArgs) -> anyhow::Result<u8> {
+    if !a.columns.is_empty() {
+        anyhow::bail!("--columns is for the row formats; svg and html draw whole puzzles");
+    }
+    a.db.announce_upgrade(false);
+    let archive = Archive::open_existing(&a.db.db)?;
+    let filter = filter(&a);
+    named_ones_exist(&archive, &filter, &a.db.db.display().to_string())?;
+    let layers = Layers {
+        candidates: a.candidates,
+        solution: a.solution,
+    };
+    let result = match (a.format, &a.out) {
+        (FormatArg::Svg, Some(dir)) => svg_files(&archive, &filter, layers, dir),
+        (FormatArg::Svg, None) => {
+            anyhow::bail!(
+                "--format svg writes one file per puzzle: name their folder with --out DIR"
+            )
+        }
+        (_, Some(file)) => {
+            // Written beside, then renamed: a failed export leaves no
+            // half a book under the name asked for. Not onto what is not
+            // a plain file (`--out /dev/stdout`): that is written to.
+            let plain = std::fs::metadata(file).map_or(true, |m| m.is_file());
+            let part = if plain { part_path(file) } else { file.clone() };
+            let f =
+                File::create(&part).with_context(|| format!("cannot create {}", part.display()))?;
+            let mut w = BufWriter::with_capacity(1 << 16, f);
+            let r = book(&archive, &filter, &a, &mut w)
+                .and_then(|n| w.flush().map(|_| n).map_err(ExportError::Write));
+            match r {
+                Ok(_) if !plain => {}
+                Ok(_) => std::fs::rename(&part, file).with_context(|| {
+                    format!("cannot rename {} to {}", part.display(), file.display())
+                })?,
+                Err(e) => {
+                    if plain {
+                        let _ = std::fs::remove_file(&part);
+                    }
+                    return Err(
+                        anyhow::Error::from(e).context(format!("writing {}", file.display()))
+                    );
+                }
+            }
+            Ok(())
+        }
+        (_, None) => {
+            let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+            match book(&archive, &filter, &a, &mut out)
+                .and_then(|n| out.flush().map(|_| n).map_err(ExportError::Write))
+            {
+                Ok(_) => Ok(()),
+                Err(ExportError::Write(e)) => Err(OutputError::from(e).into()),
+                Err(e) => Err(e.into()),
+            }
+        }
+    };
+    result.map(|_| 0)
+}
+
+/// `path` with `.part` added to its name.
+fn part_path(path: &Path) -> PathBuf {
+    let mut p = path.as_os_str().to_owned();
+    p.push(".part");
+    p.into()
+}
+
+/// One `ID.svg` per selected puzzle in `dir`, each written whole (beside,
+/// then renamed).
+fn svg_files(archive: &Archive, filter: &Filter, layers: Layers, dir: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let mut drawing = String::with_capacity(1 << 16);
+    let mut failed: Option<anyhow::Error> = None;
+    let r = export::each(archive, filter, false, |p| {
+        let picture = Picture::from_stored(p.kind, p.givens, p.encoding, p.solution, layers)
+            .map_err(|e| ExportError::Stored(format!("puzzle {}: {e}", p.id)))?;
+        drawing.clear();
+        svg::svg(&picture, &mut drawing);
+        drawing.push('\n');
+        let path = dir.join(format!("{}.svg", p.id));
+        let part = part_path(&path);
+        let written =
+            std::fs::write(&part, drawing.as_bytes()).and_then(|_| std::fs::rename(&part, &path));
+        written.map_err(|e| {
+            let _ = std::fs::remove_file(&part);
+            failed =
+                Some(anyhow::Error::from(e).context(format!("cannot write {}", path.display())));
+            ExportError::Write(std::io::Error::other("see above"))
+        })
+    });
+    match (r, failed) {
+        (_, Some(e)) => Err(e),
+        (Err(e), None) => Err(e.into()),
+        (Ok(_), None) => Ok(()),
+    }
+}
+
+/// The printable book of the selection into `w`: the puzzles, then (a
+/// second pass over the same selection, in the same read) their solutions.
+/// Two streamed passes: nothing is kept from one puzzle to the next.
+fn book(
+    archive: &Archive,
+    filter: &Filter,
+    a: &ExportArgs,
+    w: &mut impl Write,
+) -> Result<u64, ExportError> {
+    let paper = match a.paper {
+        PaperArg::A4 => Paper::A4,
+        PaperArg::Letter => Paper::Letter,
+    };
+    let mut buf = String::with_capacity(1 << 16);
+    let title = format!("Puzzles from {}", a.db.db.display());
+    let mut book = Book::start(&title, usize::from(a.per_page), paper, &mut buf);
+    let flush = |buf: &mut String, w: &mut dyn Write| {
+        let r = w.write_all(buf.as_bytes()).map_err(ExportError::Write);
+        buf.clear();
+        r
+    };
+    flush(&mut buf, w)?;
+    fn caption<'a>(p: &export::Stored<'a>) -> Caption<'a> {
+        Caption {
+            id: p.id,
+            kind: p.kind,
+            clues: p.clues,
+            source: p.source,
+        }
+    }
+    let layers = Layers {
+        candidates: a.candidates,
+        solution: false,
+    };
+    let n = export::in_one_read(archive, || {
+        let n = export::each(archive, filter, true, |p| {
+            let picture = Picture::from_stored(p.kind, p.givens, p.encoding, None, layers)
+                .map_err(|e| ExportError::Stored(format!("puzzle {}: {e}", p.id)))?;
+            book.puzzle(&caption(p), &picture, &mut buf);
+            flush(&mut buf, w)
+        })?;
+        book.start_solutions(&mut buf);
+        let solutions = Layers {
+            candidates: false,
+            solution: true,
+        };
+        export::each(archive, filter, false, |p| {
+            let picture = Picture::from_stored(p.kind, p.givens, p.encoding, p.solution, solutions)
+                .map_err(|e| ExportError::Stored(format!("puzzle {}: {e}", p.id)))?;
+            book.solution(&caption(p), &picture, &mut buf);
+            flush(&mut buf, w)
+        })?;
+        Ok(n)
+    })?;
+    book.finish(&mut buf);
+    flush(&mut buf, w)?;
+    Ok(n)
 }

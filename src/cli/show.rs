@@ -1,10 +1,17 @@
-//! `sudoku-archive show`: one puzzle string, decoded and drawn.
+//! `sudoku-archive show`: one puzzle string, decoded and drawn: as printed
+//! (givens, cages and sums, black cells), with its candidates or solution
+//! on request, as text or as SVG. The drawing is `render`'s; this module
+//! chooses what to draw and whether the terminal gets colour.
+
+use std::io::IsTerminal;
 
 use clap::{Args, ValueEnum};
 
 use super::TypeArg;
 use super::output::Out;
-use crate::core::puzzle::{self, Analysis, PuzzleType, Status};
+use crate::core::puzzle::{self, Analysis, Status};
+use crate::render::text::{self, Layer};
+use crate::render::{Layers, Picture, svg};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ShowForm {
@@ -25,13 +32,39 @@ pub struct ShowArgs {
     /// What to print: the grid, or the puzzle as a Version B string.
     #[arg(long, value_enum, default_value = "grid")]
     pub form: ShowForm,
+    /// Also draw every cell's candidates after propagation.
+    #[arg(long)]
+    pub candidates: bool,
+    /// Also draw the solution, when there is exactly one.
+    #[arg(long)]
+    pub solution: bool,
+    /// Print the puzzle as an SVG image instead (with the candidates or
+    /// the solution drawn in when asked for).
+    #[arg(long, conflicts_with = "form")]
+    pub svg: bool,
 }
 
 pub fn run(a: ShowArgs) -> anyhow::Result<u8> {
     let analysis = puzzle::analyse(a.string.trim(), a.kind.hint())?;
-    let text = match a.form {
-        ShowForm::Grid => render(&analysis),
-        ShowForm::VersionB => puzzle::version_b_of(&analysis)? + "\n",
+    let layers = Layers {
+        candidates: a.candidates,
+        solution: a.solution,
+    };
+    let text = if a.svg {
+        let mut s = String::new();
+        svg::svg(&Picture::from_analysis(&analysis, layers)?, &mut s);
+        s + "\n"
+    } else {
+        match a.form {
+            ShowForm::Grid => {
+                // Colour for a person at a terminal only, and never against
+                // their NO_COLOR (https://no-color.org).
+                let colour =
+                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+                drawn(&analysis, layers, colour)?
+            }
+            ShowForm::VersionB => puzzle::version_b_of(&analysis)? + "\n",
+        }
     };
     let mut out = Out::stdout();
     out.write_all(text.as_bytes())?;
@@ -39,56 +72,26 @@ pub fn run(a: ShowArgs) -> anyhow::Result<u8> {
     Ok(0)
 }
 
-/// The grid after propagation: each cell as a 3x3 block of its candidates,
-/// givens marked with `*`, Str8ts black cells shaded, Killer cages numbered.
-pub fn render(a: &Analysis) -> String {
+/// The puzzle as printed, then the layers asked for, then its strings and
+/// solution status.
+pub fn drawn(
+    a: &Analysis,
+    layers: Layers,
+    colour: bool,
+) -> Result<String, crate::render::DrawError> {
+    let p = Picture::from_analysis(a, layers)?;
     let mut s = String::new();
-    let bar = "+-------+-------+-------+-------+-------+-------+-------+-------+-------+\n";
-    for row in 0..9 {
-        s.push_str(bar);
-        for sub in 0..3 {
-            s.push('|');
-            for col in 0..9 {
-                let cell = row * 9 + col;
-                let m = a.candidates[cell];
-                let black = a.kind == PuzzleType::Str8ts && a.shading[cell] == 1;
-                let text = match (m.single(), sub) {
-                    (Some(d), 1) if a.given[cell] => format!("  *{d}*  "),
-                    (Some(d), 1) => format!("   {d}   "),
-                    (Some(_), _) => "       ".to_string(),
-                    (None, _) if black => " ##### ".to_string(),
-                    (None, _) => {
-                        let mut t = String::from(" ");
-                        for k in 0..3u8 {
-                            let d = sub as u8 * 3 + k + 1;
-                            let has =
-                                crate::core::mask::Digit::new(d).is_some_and(|d| m.contains(d));
-                            t.push(if has { (b'0' + d) as char } else { '.' });
-                            t.push(' ');
-                        }
-                        t
-                    }
-                };
-                let text = if black && m.single().is_some() && sub != 1 {
-                    " ##### ".to_string()
-                } else {
-                    text
-                };
-                s.push_str(&text);
-                s.push('|');
-            }
-            s.push('\n');
-        }
+    text::grid(&p, Layer::Puzzle, colour, &mut s);
+    if layers.candidates {
+        s.push_str("candidates:\n");
+        text::grid(&p, Layer::Candidates, colour, &mut s);
     }
-    s.push_str(bar);
-    if a.kind == PuzzleType::Killer {
-        s.push_str("cages by cell:\n");
-        for row in 0..9 {
-            let line: Vec<String> = (0..9)
-                .map(|c| format!("{:>3}", a.shading[row * 9 + c]))
-                .collect();
-            s.push_str(&line.join(""));
-            s.push('\n');
+    if layers.solution {
+        if p.solution.is_some() {
+            s.push_str("solution:\n");
+            text::grid(&p, Layer::Solution, colour, &mut s);
+        } else {
+            s.push_str("solution: none to draw (not exactly one)\n");
         }
     }
     s.push_str(&format!("type:      {}\n", a.kind));
@@ -103,5 +106,11 @@ pub fn render(a: &Analysis) -> String {
         Status::GaveUp => "unknown: the search limit was reached".to_string(),
     };
     s.push_str(&format!("solutions: {status}\n"));
-    s
+    Ok(s)
+}
+
+/// What `show` prints for a puzzle by default, without colour (the
+/// `sudoku_grid` SQL function of `sqlite-ext` too).
+pub fn render(a: &Analysis) -> String {
+    drawn(a, Layers::default(), false).unwrap_or_else(|e| format!("{e}\n"))
 }

@@ -1,24 +1,38 @@
-//! `sudoku-archive stats`: what the archive holds.
+//! `sudoku-archive stats`: what the archive holds, as text, JSON, or a
+//! self-contained HTML page of charts (`--html FILE`; the charts are
+//! `render::chart`'s inline SVG).
 
+use std::path::Path;
+
+use anyhow::Context as _;
 use clap::Args;
 
 use super::output::Out;
 use super::{DbArg, thousands};
+use crate::archive::query::Stats;
 use crate::archive::{Archive, query};
+use crate::render::chart::{self, Bar};
+use crate::render::{escape, html};
 
 #[derive(Debug, Args)]
 pub struct StatsArgs {
     #[command(flatten)]
     pub db: DbArg,
     /// Print the statistics as one JSON object.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "html")]
     pub json: bool,
+    /// Write the statistics as one self-contained HTML page of charts.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<std::path::PathBuf>,
 }
 
 pub fn run(a: StatsArgs) -> anyhow::Result<u8> {
     a.db.announce_upgrade(false);
     let archive = Archive::open_existing(&a.db.db)?;
     let s = query::stats(&archive)?;
+    if let Some(file) = &a.html {
+        return write_page(&a.db.db, &s, file).map(|_| 0);
+    }
     let mut out = Out::stdout();
     if a.json {
         writeln!(out, "{}", serde_json::to_string(&s)?)?;
@@ -58,11 +72,7 @@ pub fn run(a: StatsArgs) -> anyhow::Result<u8> {
     }
     writeln!(out, "by solutions:")?;
     for r in &s.by_solutions {
-        let what = match r.solutions {
-            1 => "unique",
-            2 => "two or more",
-            _ => "none",
-        };
+        let what = solved(r.solutions);
         writeln!(out, "  {:<7} {:<12} {:>12}", r.r#type, what, n(r.count))?;
     }
     writeln!(
@@ -112,4 +122,141 @@ pub fn run(a: StatsArgs) -> anyhow::Result<u8> {
     }
     out.flush()?;
     Ok(0)
+}
+
+/// The page of charts, written beside `file` and renamed onto it.
+fn write_page(db: &Path, s: &Stats, file: &Path) -> anyhow::Result<()> {
+    let page = page(db, s);
+    // Not renamed onto what is not a plain file (`--html /dev/stdout`).
+    if !std::fs::metadata(file).map_or(true, |m| m.is_file()) {
+        return std::fs::write(file, page.as_bytes())
+            .with_context(|| format!("cannot write {}", file.display()));
+    }
+    let mut part = file.as_os_str().to_owned();
+    part.push(".part");
+    std::fs::write(&part, page.as_bytes())
+        .and_then(|_| std::fs::rename(&part, file))
+        .with_context(|| format!("cannot write {}", file.display()))
+}
+
+const CSS: &str =
+    "body { font-family: 'DejaVu Sans', Arial, sans-serif; margin: 2em; color: #111; }
+section { margin: 1.5em 0; break-inside: avoid; }
+svg.chart { display: block; margin: 0.5em 0; }
+p.note { color: #555; }";
+
+/// The archive at a glance: puzzles by type and clue count, solution
+/// status, rejects by reason, imports over time.
+fn page(db: &Path, s: &Stats) -> String {
+    let mut out = String::with_capacity(1 << 16);
+    let title = format!(
+        "{}: {} puzzles",
+        db.display(),
+        thousands(s.puzzles.max(0) as u64)
+    );
+    html::page_start(&title, CSS, &mut out);
+    out.push_str("<h1>");
+    escape(&title, &mut out);
+    out.push_str("</h1>\n<p>");
+    escape(
+        &format!(
+            "from {} accepted lines in {} imports",
+            thousands(s.sources.max(0) as u64),
+            s.imports.len()
+        ),
+        &mut out,
+    );
+    out.push_str("</p>\n");
+    let mut types: Vec<&str> = s.by_clues.iter().map(|r| r.r#type.as_str()).collect();
+    types.dedup();
+    let per_type: Vec<(String, i64)> = types
+        .iter()
+        .map(|t| {
+            let n = s
+                .by_clues
+                .iter()
+                .filter(|r| r.r#type == *t)
+                .map(|r| r.count)
+                .sum();
+            (t.to_string(), n)
+        })
+        .collect();
+    section(&mut out, |out| {
+        chart::bars("Puzzles by type", &bars(&per_type), out);
+    });
+    for t in &types {
+        let rows: Vec<(String, i64)> = s
+            .by_clues
+            .iter()
+            .filter(|r| r.r#type == *t)
+            .map(|r| (r.clues.to_string(), r.count))
+            .collect();
+        section(&mut out, |out| {
+            chart::columns(&format!("{t}: puzzles by clue count"), &bars(&rows), out);
+        });
+    }
+    let status: Vec<(String, i64)> = s
+        .by_solutions
+        .iter()
+        .map(|r| (format!("{} {}", r.r#type, solved(r.solutions)), r.count))
+        .collect();
+    section(&mut out, |out| {
+        chart::bars("Solution status", &bars(&status), out);
+    });
+    let rejects: Vec<(String, i64)> = s
+        .rejects
+        .iter()
+        .map(|r| (r.reason.clone(), r.count))
+        .collect();
+    section(&mut out, |out| {
+        chart::bars("Rejected lines by reason", &bars(&rejects), out);
+    });
+    let imports: Vec<(String, i64)> = s
+        .imports
+        .iter()
+        .map(|i| {
+            (
+                format!(
+                    "#{} {}",
+                    i.id,
+                    i.started_at.get(..10).unwrap_or(&i.started_at)
+                ),
+                i.stored,
+            )
+        })
+        .collect();
+    section(&mut out, |out| {
+        chart::columns(
+            "Imports over time: puzzles stored by each",
+            &bars(&imports),
+            out,
+        );
+    });
+    out.push_str("<p class=\"note\">Difficulty bands: this archive has no ratings yet.</p>\n");
+    html::page_end(&mut out);
+    out
+}
+
+fn bars(rows: &[(String, i64)]) -> Vec<Bar<'_>> {
+    rows.iter()
+        .map(|(label, value)| Bar {
+            label,
+            value: *value,
+        })
+        .collect()
+}
+
+fn section(out: &mut String, f: impl FnOnce(&mut String)) {
+    out.push_str("<section>");
+    f(out);
+    out.push_str("</section>\n");
+}
+
+/// The words for a `solutions` count.
+fn solved(solutions: i64) -> &'static str {
+    match solutions {
+        1 => "unique",
+        2 => "two or more",
+        _ => "none",
+    }
 }

@@ -2,6 +2,20 @@
 
 use crate::util::{Workdir, data, sample};
 
+/// A fresh archive of the samples of every type.
+pub fn every_type_sampled() -> Workdir {
+    let w = Workdir::new();
+    w.import(
+        &[
+            &sample("classic.txt"),
+            &sample("killer.txt"),
+            &sample("str8ts.txt"),
+        ],
+        &[],
+    );
+    w
+}
+
 #[test]
 fn export_prints_givens_packed_and_urls_that_import_back_to_the_same_puzzles() {
     let w = Workdir::new();
@@ -76,15 +90,7 @@ fn export_without_an_archive_says_so() {
 /// crate for CSV and TSV, serde_json for NDJSON.
 #[test]
 fn export_formats_parse_back_to_the_archive_rows_in_first_seen_order() {
-    let w = Workdir::new();
-    w.import(
-        &[
-            &sample("classic.txt"),
-            &sample("killer.txt"),
-            &sample("str8ts.txt"),
-        ],
-        &[],
-    );
+    let w = every_type_sampled();
     let columns =
         "id,type,clues,givens,solutions,solution,canonical,import,file,line,sources,81,packed,url";
     let expected: Vec<Vec<String>> = {
@@ -215,4 +221,139 @@ fn export_filters_by_import_source_representatives_and_limit() {
         "no killer puzzles"
     );
     w.assert_lookup_tables();
+}
+
+#[test]
+fn export_svg_writes_one_drawing_per_selected_puzzle_named_by_its_id() {
+    let w = every_type_sampled();
+    w.run(&[
+        "export",
+        "--format",
+        "svg",
+        "--type",
+        "killer",
+        "--out",
+        "drawn",
+        "--solution",
+    ]);
+    let ids = w.strings("SELECT CAST(id AS TEXT) FROM puzzles WHERE type = 'killer' ORDER BY id");
+    let mut files: Vec<String> = std::fs::read_dir(w.path("drawn"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort_by_key(|f| f.trim_end_matches(".svg").parse::<i64>().unwrap_or(-1));
+    let want: Vec<String> = ids.iter().map(|id| format!("{id}.svg")).collect();
+    assert_eq!(files, want);
+    for id in &ids {
+        let svg = std::fs::read_to_string(w.path(&format!("drawn/{id}.svg"))).unwrap();
+        assert!(
+            svg.starts_with("<svg ") && svg.contains(r#"data-type="killer""#),
+            "{id}"
+        );
+        let cages = w.count(&format!("SELECT clues FROM puzzles WHERE id = {id}"));
+        assert_eq!(svg.matches(r#"class="cage""#).count() as i64, cages, "{id}");
+        // Unique solutions are drawn in: 81 digits, none given.
+        assert_eq!(svg.matches(r#"class="solution""#).count(), 81, "{id}");
+    }
+    let out = w.output(&["export", "--format", "svg"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--out DIR"),
+        "{out:?}"
+    );
+}
+
+#[test]
+fn export_html_is_one_self_contained_book_of_the_selection_with_the_solutions_after() {
+    let w = every_type_sampled();
+    let n = w.count("SELECT count(*) FROM puzzles WHERE type = 'str8ts'") as usize;
+    let args = [
+        "export",
+        "--format",
+        "html",
+        "--type",
+        "str8ts",
+        "--per-page",
+        "3",
+    ];
+    let page = w.run(&args);
+    assert!(page.starts_with("<!DOCTYPE html>") && page.ends_with("</html>\n"));
+    assert_self_contained(&page);
+    assert_eq!(page.matches(r#"<figure class="puzzle""#).count(), n);
+    assert_eq!(page.matches(r#"<figure class="solution"#).count(), n);
+    assert_eq!(page.matches(r#"data-type="killer""#).count(), 0);
+    assert_eq!(
+        page.matches(r#"class="page puzzles""#).count(),
+        n.div_ceil(3)
+    );
+    assert_eq!(
+        page.matches(r#"class="page solutions""#).count(),
+        n.div_ceil(3)
+    );
+    let last_puzzle = page.rfind(r#"<figure class="puzzle""#).unwrap();
+    let first_solution = page.find(r#"<figure class="solution"#).unwrap();
+    assert!(
+        last_puzzle < first_solution,
+        "solutions come after the puzzles"
+    );
+    // Each caption names the puzzle and where it was read.
+    assert!(page.contains("str8ts.txt:"), "no source in the captions");
+    // The same book into a file.
+    w.run(&[&args[..], &["--out", "b.html"]].concat());
+    assert_eq!(std::fs::read_to_string(w.path("b.html")).unwrap(), page);
+}
+
+/// Fails if `page` would fetch or run anything: a page that must be
+/// readable offline, without scripts.
+pub fn assert_self_contained(page: &str) {
+    for outside in ["<script", "src=", "href=", "url(", "@import", "<link"] {
+        assert!(!page.contains(outside), "{outside} in the page");
+    }
+}
+
+/// The peak resident memory of the binary run with `args`, in KiB.
+// The child is reaped by `wait4`, which alone reports its own peak.
+#[allow(clippy::zombie_processes)]
+fn peak_rss_kib(w: &Workdir, args: &[&str]) -> i64 {
+    let child = w
+        .command(args)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .expect("run sudoku-archive");
+    let pid = child.id() as libc::pid_t;
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid value for wait4 to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, whose handle is not waited on again.
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(r, pid);
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "{args:?}: {status}"
+    );
+    usage.ru_maxrss
+}
+
+#[test]
+fn drawing_an_export_takes_no_more_memory_for_ten_thousand_puzzles_than_for_a_hundred() {
+    let w = Workdir::new();
+    w.import(&[&data("classic/kaggle_1m_first10k.csv")], &[]);
+    assert_eq!(w.count("SELECT count(*) FROM puzzles"), 10_000);
+    for format in ["html", "svg"] {
+        // html to stdout (null), svg into a folder.
+        let out: &[&str] = if format == "svg" {
+            &["--out", "drawn"]
+        } else {
+            &[]
+        };
+        let few = peak_rss_kib(
+            &w,
+            &[&["export", "--format", format, "--limit", "100"], out].concat(),
+        );
+        let all = peak_rss_kib(&w, &[&["export", "--format", format], out].concat());
+        assert!(
+            all < few + 4 * 1024,
+            "{format}: {few} KiB for 100 puzzles, {all} KiB for 10,000"
+        );
+    }
 }

@@ -5,6 +5,7 @@
 
 mod util;
 
+mod browser;
 mod check;
 mod explain;
 mod export;
