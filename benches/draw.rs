@@ -152,7 +152,9 @@ fn main() {
         book.finish(&mut buf);
         t.push(start.elapsed());
         t.push(run(&["export", "--db", &db_s, "--limit", ten_k]));
-        t.push(run(&["export", "--db", &db_s, "--limit", ten_k, "--format", "html"]));
+        t.push(run(&[
+            "export", "--db", &db_s, "--limit", ten_k, "--format", "html",
+        ]));
         let _ = std::fs::remove_dir_all(&svgs);
         t.push(run(&[
             "export",
