@@ -284,7 +284,7 @@ fn held_open() -> usize {
 }
 
 /// The process's (soft) limit on open files, where the system has one.
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 fn open_file_limit() -> Option<u64> {
     let mut lim = libc::rlimit {
         rlim_cur: 0,
@@ -292,10 +292,10 @@ fn open_file_limit() -> Option<u64> {
     };
     // SAFETY: getrlimit writes one rlimit struct, ours, and reads nothing.
     let ok = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } == 0;
-    (ok && lim.rlim_cur != libc::RLIM_INFINITY).then(|| lim.rlim_cur as u64)
+    (ok && lim.rlim_cur != libc::RLIM_INFINITY).then_some(lim.rlim_cur)
 }
 
-#[cfg(not(unix))]
+#[cfg(not(target_os = "linux"))]
 fn open_file_limit() -> Option<u64> {
     None
 }

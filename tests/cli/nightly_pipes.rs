@@ -189,10 +189,10 @@ fn a_dangling_link_or_a_low_open_file_limit_does_not_stop_the_rest_of_a_folder()
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(status), "{args:?}: {stderr}");
         assert!(
-            stderr.starts_with(&format!(
+            stderr.starts_with(
                 "warning: nightly/sub/dead.txt: a symbolic link to nothing (its target does not exist): \
                  left out, the rest of the folder is read\n"
-            )),
+            ),
             "{args:?}: {stderr}"
         );
         if args[0] == "import" {
