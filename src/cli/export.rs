@@ -56,6 +56,12 @@ fn forms() -> PossibleValuesParser {
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  sudoku-archive export --type sudoku --clues 17                   17-clue classics, one a line
+  sudoku-archive export --format csv --columns id,type,clues,81,solution --limit 10
+  sudoku-archive export --source feed.csv --form url               SudokuWiki links of one file's puzzles
+  sudoku-archive export --format html --type killer --limit 24 --out book.html
+  sudoku-archive export --format svg --clues 17 --out drawings/")]
 pub struct ExportArgs {
     #[command(flatten)]
     pub db: DbArg,

@@ -34,6 +34,10 @@ use crate::pipeline::Outcome;
 use crate::pipeline::process::puzzle_string;
 
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  sudoku-archive find 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......
+  sudoku-archive find --file candidates.txt            every record, read as import reads it
+  sudoku-archive find --json - < strings.txt")]
 pub struct FindArgs {
     #[command(flatten)]
     pub db: DbArg,

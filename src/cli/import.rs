@@ -31,6 +31,12 @@ use crate::pipeline::{self, Input, Options, Processed, RunError, Settings, Sink,
 use crate::progress::Progress;
 
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  sudoku-archive import samples/*.txt samples/*.csv      into ./puzzles.sqlite
+  sudoku-archive import --db all.sqlite downloads/       every file under a folder
+  sudoku-archive import --dedup isomorphs feed.csv.gz    relabelled copies are duplicates too
+  zcat feed.gz | sudoku-archive import --stdin-name feed -
+  sudoku-archive import --silent --max-rejects 1% nightly/   for cron: quiet unless something is wrong")]
 pub struct ImportArgs {
     #[command(flatten)]
     pub db: DbArg,

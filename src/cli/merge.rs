@@ -21,6 +21,9 @@ use crate::archive::{Archive, Tuning};
 use crate::progress::Progress;
 
 #[derive(Debug, Args)]
+#[command(after_help = "Examples:
+  sudoku-archive merge --db all.sqlite host1.sqlite host2.sqlite
+  sudoku-archive merge --db all.sqlite --dedup isomorphs shard-*.sqlite")]
 pub struct MergeArgs {
     // Required, unlike other commands' `--db`: a merge into a default
     // `puzzles.sqlite` would make an archive where none was meant.

@@ -351,6 +351,33 @@ mod tests {
     }
 
     #[test]
+    fn every_example_in_the_help_parses() {
+        let cli = Cli::command();
+        let helps = std::iter::once(&cli)
+            .chain(cli.get_subcommands())
+            .filter_map(|c| c.get_after_help().map(|h| h.to_string()));
+        let mut seen = 0;
+        for help in helps {
+            for line in help.lines().map(str::trim_start) {
+                let Some(example) = line.strip_prefix("sudoku-archive ") else {
+                    continue;
+                };
+                // What follows three spaces is a comment; `>` a redirection.
+                let example = example.split("   ").next().unwrap_or_default();
+                let words = example
+                    .split_whitespace()
+                    .take_while(|w| !w.starts_with('>'));
+                let args = std::iter::once("sudoku-archive").chain(words);
+                if let Err(e) = Cli::try_parse_from(args) {
+                    panic!("{line}: {e}");
+                }
+                seen += 1;
+            }
+        }
+        assert!(seen >= 15, "{seen} examples");
+    }
+
+    #[test]
     fn every_flag_of_every_command_has_help_text() {
         let cli = Cli::command();
         let mut missing = Vec::new();
