@@ -376,30 +376,14 @@ impl<'a> MergeRun<'a> {
         self.pending
             .write(&self.out.conn)
             .map_err(sql("committing a batch"))?;
-        let c = self.counts;
-        self.out
-            .conn
-            .execute(
-                "UPDATE imports SET lines = ?2, stored = ?3, duplicates = ?4, rejected = ?5,
-                     skipped = ?6, isomorphs = ?7
-                 WHERE id = ?1",
-                params![
-                    self.merge_id,
-                    c.lines,
-                    c.stored,
-                    c.duplicates,
-                    c.rejected,
-                    c.skipped,
-                    c.isomorphs
-                ],
-            )
+        super::run::write_counts(&self.out.conn, self.merge_id, self.counts)
             .map_err(sql("writing a batch"))?;
         self.batch_started = None;
         self.out
             .conn
             .execute_batch("COMMIT")
             .map_err(sql("committing a batch"))?;
-        self.run.after_commit(self.out, c.stored)
+        self.run.after_commit(self.out, self.counts.stored)
     }
 
     /// Folds one input in; [`Ended::Stopped`] when a stop was asked for

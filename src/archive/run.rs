@@ -217,3 +217,26 @@ pub fn checkpoint(conn: &Connection, mode: &str, wait: Duration) {
         let _ = conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |_| Ok(()));
     });
 }
+
+/// Writes a run's running counts (an import's or a merge's) into its row.
+pub fn write_counts(
+    conn: &Connection,
+    import_id: i64,
+    c: super::lines::Counts,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "UPDATE imports SET lines = ?2, stored = ?3, duplicates = ?4, rejected = ?5, skipped = ?6,
+             isomorphs = ?7
+         WHERE id = ?1",
+    )?
+    .execute(params![
+        import_id,
+        c.lines,
+        c.stored,
+        c.duplicates,
+        c.rejected,
+        c.skipped,
+        c.isomorphs
+    ])
+    .map(|_| ())
+}

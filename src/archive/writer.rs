@@ -331,7 +331,7 @@ impl<'a> ImportWriter<'a> {
         self.removal
             .read_of(conn, open.file_id, self.import_id)
             .map_err(e)?;
-        write_counts(conn, self.import_id, counts).map_err(e)?;
+        super::run::write_counts(conn, self.import_id, counts).map_err(e)?;
         self.counts = counts;
         if let Some(f) = self.files.get_mut(open.index) {
             *f = FileCounts::default();
@@ -674,7 +674,7 @@ impl<'a> ImportWriter<'a> {
             None => lines,
         };
         let (c, shown) = lines.write(outcomes)?;
-        write_counts(tx, self.import_id, c).map_err(e)?;
+        super::run::write_counts(tx, self.import_id, c).map_err(e)?;
         for line in shown {
             if self.first_rejects.len() < SHOWN_REJECTS {
                 self.first_rejects.push(line);
@@ -779,25 +779,6 @@ impl Sink for ImportWriter<'_> {
         self.commit()?;
         self.after_commit()
     }
-}
-
-/// Writes the import's running counts into its row.
-fn write_counts(conn: &rusqlite::Connection, import_id: i64, c: Counts) -> rusqlite::Result<()> {
-    conn.prepare_cached(
-        "UPDATE imports SET lines = ?2, stored = ?3, duplicates = ?4, rejected = ?5, skipped = ?6,
-             isomorphs = ?7
-         WHERE id = ?1",
-    )?
-    .execute(params![
-        import_id,
-        c.lines,
-        c.stored,
-        c.duplicates,
-        c.rejected,
-        c.skipped,
-        c.isomorphs
-    ])
-    .map(|_| ())
 }
 
 /// Why [`ImportWriter::unchanged_content`] could not tell.
