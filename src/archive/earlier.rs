@@ -111,9 +111,11 @@ impl Earlier {
         )
     }
 
-    /// Adds to `out` the earlier rows of `line` that `now` does not equal.
-    /// Lines come in ascending order.
-    pub fn supersede(&mut self, line: i64, now: &Now<'_>, out: &mut Superseded) {
+    /// Adds to `out` the earlier rows of `line` that `now` does not equal;
+    /// says whether one of them is the provenance row `now` makes (which
+    /// then needs no writing). Lines come in ascending order.
+    pub fn supersede(&mut self, line: i64, now: &Now<'_>, out: &mut Superseded) -> bool {
+        let mut kept = false;
         while let Some(old) = self.sources.get(self.s) {
             if old.line > line {
                 break;
@@ -126,7 +128,9 @@ impl Earlier {
                 if *puzzle_id == old.puzzle_id
                     && (*relation == "isomorph") == old.isomorph
                     && *fields == old.fields.as_deref());
-            if !same {
+            if same {
+                kept = true;
+            } else {
                 out.sources.push((line, old.puzzle_id));
             }
         }
@@ -144,5 +148,6 @@ impl Earlier {
                 out.rejects.push(old.id);
             }
         }
+        kept
     }
 }

@@ -262,19 +262,20 @@ impl<'a, 'p> ChunkLines<'a, 'p> {
     /// Notes the earlier rows of `line` that what it is `now` supersedes.
     /// Rejects go at once (a new reject equal but for its message would
     /// otherwise be kept out by the old one), provenance rows before the
-    /// chunk's own are written.
-    fn supersede(&mut self, line: u64, now: Now<'_>) -> Result<(), ArchiveError> {
+    /// chunk's own are written. True when the provenance row `now` makes
+    /// is already there.
+    fn supersede(&mut self, line: u64, now: Now<'_>) -> Result<bool, ArchiveError> {
         let Some((earlier, removal)) = &mut self.earlier else {
-            return Ok(());
+            return Ok(false);
         };
         let line = line_number(line)?;
-        earlier.supersede(line, &now, &mut self.superseded);
+        let kept = earlier.supersede(line, &now, &mut self.superseded);
         for id in self.superseded.rejects.drain(..) {
             removal
                 .reject(self.tx, self.file_id, id, Reason::Changed)
                 .map_err(sql)?;
         }
-        Ok(())
+        Ok(kept)
     }
 
     /// Takes out the superseded provenance rows.
@@ -335,7 +336,11 @@ impl<'a, 'p> ChunkLines<'a, 'p> {
                     relation,
                     fields: self.chunk.fields_of(item.line),
                 };
-                self.supersede(item.line, now)?;
+                if self.supersede(item.line, now)? {
+                    // The row is there as it would be written: an
+                    // unchanged line of a file read again costs no write.
+                    self.sources.pop();
+                }
             }
         }
         self.flush()?;
