@@ -25,7 +25,9 @@
 //! Waiting itself has no fixed limit: the writer's busy handler keeps
 //! waiting while the archive or its `-wal` keeps changing (another import
 //! is alive and committing), and gives up after [`BUSY_TIMEOUT`] without
-//! any change.
+//! any change. A stop asked for ([`crate::stop`]) ends every wait here:
+//! for the import lock at once, for the write lock after [`STOP_GRACE`]
+//! (the statement then fails with [`ArchiveError::Stopped`]).
 
 use std::cell::RefCell;
 use std::fs::{File, OpenOptions, TryLockError};
@@ -44,6 +46,9 @@ pub const RESERVE: u64 = 1 << 20;
 pub const YIELD: Duration = Duration::from_millis(40);
 /// How often a waiting connection tries the lock again.
 const POLL: Duration = Duration::from_millis(4);
+/// How long a writer still waits for the write lock once a stop is asked
+/// for, all its waits together.
+const STOP_GRACE: Duration = Duration::from_secs(1);
 /// A stamp younger than this says an import is waiting now.
 const FRESH_MS: u64 = 250;
 /// The stamp: process id (4 bytes) and milliseconds since 1970 (8 bytes).
@@ -93,8 +98,18 @@ impl ImportLock {
             Err(TryLockError::WouldBlock) => {}
             Err(TryLockError::Error(_)) => return Ok((None, interrupted)),
         }
-        // Waits only while another import is marking rows.
-        match file.lock_shared() {
+        // Waits only while another import is marking rows (itself perhaps
+        // waiting for the write lock), and not past a stop.
+        let shared = loop {
+            match file.try_lock_shared() {
+                Err(TryLockError::WouldBlock) if crate::stop::requested() => {
+                    return Err(ArchiveError::Stopped);
+                }
+                Err(TryLockError::WouldBlock) => std::thread::sleep(POLL),
+                other => break other,
+            }
+        };
+        match shared {
             Ok(()) => {
                 reserve(&file);
                 if let Ok(stamp) = file.try_clone() {
@@ -174,6 +189,8 @@ struct Waiting {
     deadline: Option<Duration>,
     /// How long to wait without seeing a change.
     patience: Duration,
+    /// When a wait first saw a stop asked for ([`crate::stop`]).
+    stopped: Option<Instant>,
 }
 
 thread_local! {
@@ -198,6 +215,7 @@ pub fn wait_for_writers(conn: &Connection) -> rusqlite::Result<()> {
             stamp: None,
             deadline: None,
             patience: BUSY_TIMEOUT,
+            stopped: None,
         })
     });
     conn.busy_handler(Some(busy))
@@ -223,9 +241,17 @@ pub fn with_deadline<T>(limit: Duration, f: impl FnOnce() -> T) -> T {
 fn busy(attempt: i32) -> bool {
     let go_on = WAITING.with_borrow_mut(|w| {
         let Some(w) = w else {
-            return Duration::from_millis(4) * (attempt.max(0) as u32) < BUSY_TIMEOUT;
+            return !crate::stop::requested()
+                && Duration::from_millis(4) * (attempt.max(0) as u32) < BUSY_TIMEOUT;
         };
         let now = Instant::now();
+        // After a stop, waiting goes on only for [`STOP_GRACE`] in all:
+        // enough to record the run's end beside another import's batch.
+        if crate::stop::requested()
+            && now.duration_since(*w.stopped.get_or_insert(now)) >= STOP_GRACE
+        {
+            return false;
+        }
         let seen = [look(&w.watched[0]), look(&w.watched[1])];
         if attempt == 0 {
             w.since = now;

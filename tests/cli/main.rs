@@ -30,4 +30,5 @@ mod records;
 mod robust;
 mod show;
 mod stats;
+mod stops;
 mod str8ts;

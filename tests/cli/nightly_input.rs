@@ -115,7 +115,7 @@ fn a_quote_that_never_closes_does_not_hold_the_rest_of_the_file_in_memory() {
 
 // ---- fault 6: pipes ----
 
-fn mkfifo(path: &Path) {
+pub fn mkfifo(path: &Path) {
     let st = std::process::Command::new("mkfifo")
         .arg(path)
         .status()
