@@ -278,6 +278,89 @@ fn busy(attempt: i32) -> bool {
     go_on
 }
 
+/// A run found killed and marked `interrupted`, as its `imports` row tells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Killed {
+    Import {
+        id: i64,
+    },
+    /// A merge: the archives it was folding in, and its command line
+    /// (`sudoku-archive merge ...`), which run again completes it.
+    Merge {
+        id: i64,
+        inputs: Vec<String>,
+        command: String,
+    },
+}
+
+/// What the runs `ids` of the archive at `path` were, read through a
+/// connection of its own (the writer's is busy with the run): a merge is
+/// told by its command line, which starts with `merge`. A run whose row
+/// cannot be read is called an import.
+pub fn killed_runs(path: &Path, ids: &[i64]) -> Vec<Killed> {
+    let conn = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).ok();
+    ids.iter()
+        .map(|&id| {
+            let arguments: Option<String> = conn.as_ref().and_then(|c| {
+                c.query_row("SELECT arguments FROM imports WHERE id = ?1", [id], |r| {
+                    r.get(0)
+                })
+                .ok()
+            });
+            let args: Vec<String> = arguments
+                .and_then(|a| serde_json::from_str(&a).ok())
+                .unwrap_or_default();
+            match args.first().map(String::as_str) {
+                Some("merge") => Killed::Merge {
+                    id,
+                    inputs: merge_inputs(&args[1..]),
+                    command: command_line(&args),
+                },
+                _ => Killed::Import { id },
+            }
+        })
+        .collect()
+}
+
+/// The archives a merge's arguments (after `merge`) name: what is neither
+/// a flag nor the value of one.
+fn merge_inputs(args: &[String]) -> Vec<String> {
+    const VALUED: [&str; 4] = ["--db", "--dedup", "--batch-puzzles", "--max-pages"];
+    let mut inputs = Vec::new();
+    let mut args = args.iter();
+    while let Some(a) = args.next() {
+        if VALUED.contains(&a.as_str()) {
+            args.next();
+        } else if a == "--" {
+            inputs.extend(args.by_ref().cloned());
+        } else if !a.starts_with('-') {
+            inputs.push(a.clone());
+        }
+    }
+    inputs
+}
+
+/// `sudoku-archive ARGS` as a shell reads it back: an argument with
+/// anything but plain characters in single quotes.
+fn command_line(args: &[String]) -> String {
+    let plain = |a: &str| {
+        !a.is_empty()
+            && a.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b))
+    };
+    let quoted = args.iter().map(|a| {
+        if plain(a) {
+            a.clone()
+        } else {
+            format!("'{}'", a.replace('\'', r"'\''"))
+        }
+    });
+    std::iter::once("sudoku-archive".to_string())
+        .chain(quoted)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn mark_interrupted(conn: &Connection) -> Result<Vec<i64>, ArchiveError> {
     let sql = |e| ArchiveError::sql("marking killed imports interrupted", e);
     let mut statement = conn

@@ -24,6 +24,7 @@ use clap::{Args, ValueEnum};
 use super::output::{Out, OutputError, note};
 use super::signals::{Interrupt, Signal};
 use super::{DbArg, EXIT_REJECTS, InputArgs, thousands};
+use crate::archive::lock::Killed;
 use crate::archive::writer::{Counts, Dedup, ImportWriter, Plan};
 use crate::archive::{Archive, ArchiveError, Tuning};
 use crate::input::{Content, Framing};
@@ -441,12 +442,7 @@ fn report(
         serde_json::to_string(&summary).map_err(|e| OutputError::Write(e.into()))? + "\n"
     } else {
         if !writer.interrupted.is_empty() {
-            let ids: Vec<String> = writer.interrupted.iter().map(i64::to_string).collect();
-            note!(
-                "note: import {} stopped without finishing (killed?) and is now marked interrupted; \
-                 running the same files again completes it",
-                ids.join(", ")
-            );
+            killed_note(&a.db.db, &writer.interrupted);
         }
         for r in &writer.first_rejects {
             note!("{r}");
@@ -501,6 +497,41 @@ fn report(
         );
     }
     printed
+}
+
+/// Says which runs this import found killed and marked `interrupted`, and
+/// what completes each: the imports together, each merge by its archives
+/// and its command line.
+fn killed_note(archive: &std::path::Path, ids: &[i64]) {
+    let runs = crate::archive::lock::killed_runs(archive, ids);
+    let imports: Vec<String> = runs
+        .iter()
+        .filter_map(|r| match r {
+            Killed::Import { id } => Some(id.to_string()),
+            Killed::Merge { .. } => None,
+        })
+        .collect();
+    if !imports.is_empty() {
+        note!(
+            "note: import {} stopped without finishing (killed?) and is now marked interrupted; \
+             running the same files again completes it",
+            imports.join(", ")
+        );
+    }
+    for r in &runs {
+        if let Killed::Merge {
+            id,
+            inputs,
+            command,
+        } = r
+        {
+            note!(
+                "note: merge {id} of {} stopped without finishing (killed?) and is now marked \
+                 interrupted; running it again completes it: {command}",
+                inputs.join(", ")
+            );
+        }
+    }
 }
 
 /// The summary for people, one count a line.

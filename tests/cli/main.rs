@@ -27,6 +27,7 @@ mod nightly_pipes;
 mod nightly_scale;
 mod nightly_version_b;
 mod records;
+mod records_kills;
 mod robust;
 mod show;
 mod stats;
