@@ -17,6 +17,7 @@ pub mod pipeline;
 pub mod progress;
 pub mod record;
 pub mod render;
+pub mod stop;
 
 #[cfg(test)]
 #[path = "../tests/common/splitmix.rs"]

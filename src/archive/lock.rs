@@ -25,7 +25,9 @@
 //! Waiting itself has no fixed limit: the writer's busy handler keeps
 //! waiting while the archive or its `-wal` keeps changing (another import
 //! is alive and committing), and gives up after [`BUSY_TIMEOUT`] without
-//! any change.
+//! any change. A stop asked for ([`crate::stop`]) ends every wait here:
+//! for the import lock at once, for the write lock after [`STOP_GRACE`]
+//! (the statement then fails with [`ArchiveError::Stopped`]).
 
 use std::cell::RefCell;
 use std::fs::{File, OpenOptions, TryLockError};
@@ -44,6 +46,9 @@ pub const RESERVE: u64 = 1 << 20;
 pub const YIELD: Duration = Duration::from_millis(40);
 /// How often a waiting connection tries the lock again.
 const POLL: Duration = Duration::from_millis(4);
+/// How long a writer still waits for the write lock once a stop is asked
+/// for, all its waits together.
+const STOP_GRACE: Duration = Duration::from_secs(1);
 /// A stamp younger than this says an import is waiting now.
 const FRESH_MS: u64 = 250;
 /// The stamp: process id (4 bytes) and milliseconds since 1970 (8 bytes).
@@ -93,8 +98,18 @@ impl ImportLock {
             Err(TryLockError::WouldBlock) => {}
             Err(TryLockError::Error(_)) => return Ok((None, interrupted)),
         }
-        // Waits only while another import is marking rows.
-        match file.lock_shared() {
+        // Waits only while another import is marking rows (itself perhaps
+        // waiting for the write lock), and not past a stop.
+        let shared = loop {
+            match file.try_lock_shared() {
+                Err(TryLockError::WouldBlock) if crate::stop::requested() => {
+                    return Err(ArchiveError::Stopped);
+                }
+                Err(TryLockError::WouldBlock) => std::thread::sleep(POLL),
+                other => break other,
+            }
+        };
+        match shared {
             Ok(()) => {
                 reserve(&file);
                 if let Ok(stamp) = file.try_clone() {
@@ -174,6 +189,8 @@ struct Waiting {
     deadline: Option<Duration>,
     /// How long to wait without seeing a change.
     patience: Duration,
+    /// When a wait first saw a stop asked for ([`crate::stop`]).
+    stopped: Option<Instant>,
 }
 
 thread_local! {
@@ -198,6 +215,7 @@ pub fn wait_for_writers(conn: &Connection) -> rusqlite::Result<()> {
             stamp: None,
             deadline: None,
             patience: BUSY_TIMEOUT,
+            stopped: None,
         })
     });
     conn.busy_handler(Some(busy))
@@ -223,9 +241,17 @@ pub fn with_deadline<T>(limit: Duration, f: impl FnOnce() -> T) -> T {
 fn busy(attempt: i32) -> bool {
     let go_on = WAITING.with_borrow_mut(|w| {
         let Some(w) = w else {
-            return Duration::from_millis(4) * (attempt.max(0) as u32) < BUSY_TIMEOUT;
+            return !crate::stop::requested()
+                && Duration::from_millis(4) * (attempt.max(0) as u32) < BUSY_TIMEOUT;
         };
         let now = Instant::now();
+        // After a stop, waiting goes on only for [`STOP_GRACE`] in all:
+        // enough to record the run's end beside another import's batch.
+        if crate::stop::requested()
+            && now.duration_since(*w.stopped.get_or_insert(now)) >= STOP_GRACE
+        {
+            return false;
+        }
         let seen = [look(&w.watched[0]), look(&w.watched[1])];
         if attempt == 0 {
             w.since = now;
@@ -250,6 +276,89 @@ fn busy(attempt: i32) -> bool {
         std::thread::sleep(POLL);
     }
     go_on
+}
+
+/// A run found killed and marked `interrupted`, as its `imports` row tells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Killed {
+    Import {
+        id: i64,
+    },
+    /// A merge: the archives it was folding in, and its command line
+    /// (`sudoku-archive merge ...`), which run again completes it.
+    Merge {
+        id: i64,
+        inputs: Vec<String>,
+        command: String,
+    },
+}
+
+/// What the runs `ids` of the archive at `path` were, read through a
+/// connection of its own (the writer's is busy with the run): a merge is
+/// told by its command line, which starts with `merge`. A run whose row
+/// cannot be read is called an import.
+pub fn killed_runs(path: &Path, ids: &[i64]) -> Vec<Killed> {
+    let conn = Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).ok();
+    ids.iter()
+        .map(|&id| {
+            let arguments: Option<String> = conn.as_ref().and_then(|c| {
+                c.query_row("SELECT arguments FROM imports WHERE id = ?1", [id], |r| {
+                    r.get(0)
+                })
+                .ok()
+            });
+            let args: Vec<String> = arguments
+                .and_then(|a| serde_json::from_str(&a).ok())
+                .unwrap_or_default();
+            match args.first().map(String::as_str) {
+                Some("merge") => Killed::Merge {
+                    id,
+                    inputs: merge_inputs(&args[1..]),
+                    command: command_line(&args),
+                },
+                _ => Killed::Import { id },
+            }
+        })
+        .collect()
+}
+
+/// The archives a merge's arguments (after `merge`) name: what is neither
+/// a flag nor the value of one.
+fn merge_inputs(args: &[String]) -> Vec<String> {
+    const VALUED: [&str; 4] = ["--db", "--dedup", "--batch-puzzles", "--max-pages"];
+    let mut inputs = Vec::new();
+    let mut args = args.iter();
+    while let Some(a) = args.next() {
+        if VALUED.contains(&a.as_str()) {
+            args.next();
+        } else if a == "--" {
+            inputs.extend(args.by_ref().cloned());
+        } else if !a.starts_with('-') {
+            inputs.push(a.clone());
+        }
+    }
+    inputs
+}
+
+/// `sudoku-archive ARGS` as a shell reads it back: an argument with
+/// anything but plain characters in single quotes.
+fn command_line(args: &[String]) -> String {
+    let plain = |a: &str| {
+        !a.is_empty()
+            && a.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b))
+    };
+    let quoted = args.iter().map(|a| {
+        if plain(a) {
+            a.clone()
+        } else {
+            format!("'{}'", a.replace('\'', r"'\''"))
+        }
+    });
+    std::iter::once("sudoku-archive".to_string())
+        .chain(quoted)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn mark_interrupted(conn: &Connection) -> Result<Vec<i64>, ArchiveError> {

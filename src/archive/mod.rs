@@ -96,6 +96,10 @@ pub enum ArchiveError {
     Open { path: PathBuf, why: String },
     #[error("the archive is locked by another process that has not written anything for {}s", BUSY_TIMEOUT.as_secs())]
     Locked,
+    /// A stop was asked for ([`crate::stop`]) while waiting for another
+    /// process's write lock: the wait was given up.
+    #[error("stopped while waiting for another process's write lock on the archive")]
+    Stopped,
     #[error(
         "{context}: the disk is full (or the archive reached its page limit); nothing of the failed batch was kept"
     )]
@@ -125,7 +129,11 @@ impl ArchiveError {
                 rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked
             )
         {
-            return ArchiveError::Locked;
+            return if crate::stop::requested() {
+                ArchiveError::Stopped
+            } else {
+                ArchiveError::Locked
+            };
         }
         if let rusqlite::Error::SqliteFailure(f, _) = &source
             && f.code == rusqlite::ErrorCode::DiskFull

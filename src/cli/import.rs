@@ -24,6 +24,7 @@ use clap::{Args, ValueEnum};
 use super::output::{Out, OutputError, note};
 use super::signals::{Interrupt, Signal};
 use super::{DbArg, EXIT_REJECTS, InputArgs, thousands};
+use crate::archive::lock::Killed;
 use crate::archive::writer::{Counts, Dedup, ImportWriter, Plan};
 use crate::archive::{Archive, ArchiveError, Tuning};
 use crate::input::{Content, Framing};
@@ -260,18 +261,25 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     // First, so that a signal at any point ends the run at a chunk boundary.
     let interrupt = Interrupt::install();
     let quiet = a.input.quiet || a.silent;
-    let (inputs, opened, unreadable) = super::open_inputs(&a.input, &a.db.files())?;
+    // Until the run's row is written, an error after a signal is the
+    // signal's doing (a wait it cut short): said as a stop before the run.
+    let stopped = |e: anyhow::Error| interrupt.stopped_instead("import", "imported", e);
+    let (inputs, opened, unreadable) = match super::open_inputs(&a.input, &a.db.files()) {
+        Ok(o) => o,
+        Err(e) => return stopped(e),
+    };
     a.db.announce_upgrade(quiet);
-    let mut archive = Archive::open_or_create(
-        &a.db.db,
-        Tuning {
-            cache_mib: a
-                .cache_mib
-                .unwrap_or_else(crate::archive::default_cache_mib),
-            max_pages: a.max_pages,
-            assume_puzzles: a.assume_puzzles,
-        },
-    )?;
+    let tuning = Tuning {
+        cache_mib: a
+            .cache_mib
+            .unwrap_or_else(crate::archive::default_cache_mib),
+        max_pages: a.max_pages,
+        assume_puzzles: a.assume_puzzles,
+    };
+    let mut archive = match Archive::open_or_create(&a.db.db, tuning) {
+        Ok(archive) => archive,
+        Err(e) => return stopped(e.into()),
+    };
     let mut progress = Progress::new(InputArgs::total_bytes(&opened), quiet);
     let arguments: Vec<String> = std::env::args().collect();
     let dedup = match a.dedup {
@@ -289,13 +297,19 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     if let Some(status) = interrupt.stopped_before("import", "imported") {
         return Ok(status);
     }
-    let mut writer = ImportWriter::begin(&mut archive, dedup, &arguments)?;
+    let mut writer = match ImportWriter::begin(&mut archive, dedup, &arguments) {
+        Ok(writer) => writer,
+        Err(e) => return stopped(e.into()),
+    };
     let settings = Settings {
         hint: a.input.kind.hint(),
         canonical: !a.no_canonical,
     };
-    let plan = match writer.plan(&inputs, settings, a.reread) {
-        Ok(plan) => plan,
+    let (plan, planned) = match writer.plan(&inputs, settings, a.reread) {
+        Ok(plan) => (plan, true),
+        // Stopped while hashing files ahead (or waiting for the lock):
+        // nothing read yet, the run ends `interrupted` before its first line.
+        Err(_) if interrupt.raised() => (Plan::default(), false),
         Err(e) => {
             progress.finish();
             writer.finish(Some(&e.to_string()))?;
@@ -324,7 +338,12 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         current_len: 0,
         layouts: Vec::new(),
     };
-    let outcome = pipeline::run(&plan.read, opened, &opts, &mut drawn);
+    let outcome = match planned.then(|| pipeline::run(&plan.read, opened, &opts, &mut drawn)) {
+        None => Ok(pipeline::Ended::Stopped),
+        // A batch that could not begin for another process's lock: a stop.
+        Some(Err(RunError::Sink(ArchiveError::Stopped))) => Ok(pipeline::Ended::Stopped),
+        Some(outcome) => outcome,
+    };
     let layouts = drawn.layouts;
     progress.finish();
     if let Err(RunError::Read { file, .. }) = &outcome {
@@ -423,12 +442,7 @@ fn report(
         serde_json::to_string(&summary).map_err(|e| OutputError::Write(e.into()))? + "\n"
     } else {
         if !writer.interrupted.is_empty() {
-            let ids: Vec<String> = writer.interrupted.iter().map(i64::to_string).collect();
-            note!(
-                "note: import {} stopped without finishing (killed?) and is now marked interrupted; \
-                 running the same files again completes it",
-                ids.join(", ")
-            );
+            killed_note(&a.db.db, &writer.interrupted);
         }
         for r in &writer.first_rejects {
             note!("{r}");
@@ -483,6 +497,41 @@ fn report(
         );
     }
     printed
+}
+
+/// Says which runs this import found killed and marked `interrupted`, and
+/// what completes each: the imports together, each merge by its archives
+/// and its command line.
+fn killed_note(archive: &std::path::Path, ids: &[i64]) {
+    let runs = crate::archive::lock::killed_runs(archive, ids);
+    let imports: Vec<String> = runs
+        .iter()
+        .filter_map(|r| match r {
+            Killed::Import { id } => Some(id.to_string()),
+            Killed::Merge { .. } => None,
+        })
+        .collect();
+    if !imports.is_empty() {
+        note!(
+            "note: import {} stopped without finishing (killed?) and is now marked interrupted; \
+             running the same files again completes it",
+            imports.join(", ")
+        );
+    }
+    for r in &runs {
+        if let Killed::Merge {
+            id,
+            inputs,
+            command,
+        } = r
+        {
+            note!(
+                "note: merge {id} of {} stopped without finishing (killed?) and is now marked \
+                 interrupted; running it again completes it: {command}",
+                inputs.join(", ")
+            );
+        }
+    }
 }
 
 /// The summary for people, one count a line.

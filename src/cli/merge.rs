@@ -67,7 +67,12 @@ pub fn run(a: MergeArgs) -> anyhow::Result<u8> {
         max_pages: a.max_pages,
         ..Tuning::default()
     };
-    let mut archive = Archive::open_or_create(&a.db, tuning)?;
+    // An error after a signal, before the run's row, is a wait it cut short.
+    let stopped = |e: anyhow::Error| interrupt.stopped_instead("merge", "merged", e);
+    let mut archive = match Archive::open_or_create(&a.db, tuning) {
+        Ok(archive) => archive,
+        Err(e) => return stopped(e.into()),
+    };
     let arguments: Vec<String> = std::env::args().skip(1).collect();
     let dedup = match a.dedup {
         DedupArg::Exact => Dedup::Exact,
@@ -77,7 +82,10 @@ pub fn run(a: MergeArgs) -> anyhow::Result<u8> {
     if let Some(status) = interrupt.stopped_before("merge", "merged") {
         return Ok(status);
     }
-    let mut run = MergeRun::begin(&mut archive, dedup, &arguments)?;
+    let mut run = match MergeRun::begin(&mut archive, dedup, &arguments) {
+        Ok(run) => run,
+        Err(e) => return stopped(e.into()),
+    };
     run.batch_puzzles = a.batch_puzzles.map(|n| n.max(1));
     run.stop_on(interrupt.flag());
     let mut result = Ok(Ended::Complete);
@@ -89,7 +97,11 @@ pub fn run(a: MergeArgs) -> anyhow::Result<u8> {
             i + 1,
             inputs.len()
         ));
-        result = run.merge(input);
+        result = match run.merge(input) {
+            // A batch that could not begin for another process's lock.
+            Err(crate::archive::ArchiveError::Stopped) => Ok(Ended::Stopped),
+            r => r,
+        };
         if !matches!(result, Ok(Ended::Complete)) {
             break;
         }

@@ -252,21 +252,40 @@ pub fn open_inputs(
         note!("warning: {u}: left out, the rest of the folder is read");
     }
     let opened = crate::pipeline::open_inputs(&inputs)?;
-    for (input, o) in inputs.iter().zip(&opened) {
-        if let Some(what) = binary::look(o).map_err(|error| crate::pipeline::OpenError {
+    // A file named that is plainly not text is refused before anything is
+    // written; one found in a folder is left out like an unreadable entry.
+    let mut left_out = unreadable.len();
+    let mut kept = (
+        Vec::with_capacity(inputs.len()),
+        Vec::with_capacity(inputs.len()),
+    );
+    for (input, o) in inputs.into_iter().zip(opened) {
+        if let Some(what) = binary::look(&o).map_err(|error| crate::pipeline::OpenError {
             file: input.name(),
             error,
         })? {
             let named = matches!(&input.origin, Origin::Path(p) if args.files.contains(p));
-            return Err(binary::NotText {
-                file: input.name(),
-                what,
-                in_folder: !named,
+            if named {
+                return Err(binary::NotText {
+                    file: input.name(),
+                    what,
+                }
+                .into());
             }
-            .into());
+            note!(
+                "warning: {}: {what}: left out, the rest of the folder is read (--glob chooses the files read)",
+                input.name()
+            );
+            left_out += 1;
+            continue;
         }
+        kept.0.push(input);
+        kept.1.push(o);
     }
-    Ok((inputs, opened, unreadable.len()))
+    if kept.0.is_empty() {
+        anyhow::bail!("no file to read: every file found was left out (see the warnings)");
+    }
+    Ok((kept.0, kept.1, left_out))
 }
 
 /// Parses the process's arguments; `--version` also names the archive

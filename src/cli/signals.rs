@@ -40,6 +40,9 @@ impl Interrupt {
             let _ = flag::register_usize(sig, Arc::clone(&signal), sig as usize);
             let _ = flag::register(sig, Arc::clone(&flag));
         }
+        // The waits no flag is handed to (a lock, a named pipe, hashing
+        // ahead) look at it there.
+        crate::stop::watch(Arc::clone(&flag));
         Interrupt { flag, signal }
     }
 
@@ -77,6 +80,19 @@ impl Interrupt {
         Some(s.exit_status())
     }
 
+    /// For an error before the run began: when a signal came first (the
+    /// error is most likely a wait it cut short: a named pipe no writer
+    /// opened, another process's lock), what [`Self::stopped_before`] says
+    /// and returns; else the error.
+    pub fn stopped_instead(
+        &self,
+        run: &str,
+        done: &str,
+        error: impl Into<anyhow::Error>,
+    ) -> anyhow::Result<u8> {
+        self.stopped_before(run, done).ok_or_else(|| error.into())
+    }
+
     /// Records how a run ended, even after a failure: `finished` when it
     /// completed, `interrupted` when it stopped on request (`failed` if
     /// committing its last batch fails), `failed` with the error otherwise.
@@ -92,10 +108,23 @@ impl Interrupt {
     {
         let finished = match &outcome {
             Ok(Ended::Complete) => run.finish(None),
-            Ok(Ended::Stopped) => run.interrupt().inspect_err(|e| {
-                // The commit failed (a full disk?): the batch is rolled back instead.
-                let _ = run.finish(Some(&e.to_string()));
-            }),
+            Ok(Ended::Stopped) => match run.interrupt() {
+                // Another process holds the write lock and the stop cut the
+                // wait for it short: the run stays `running`, as after a
+                // kill, with whole batches only (the one that could not
+                // begin wrote nothing).
+                Err(ArchiveError::Stopped) => {
+                    note!(
+                        "sudoku-archive: another process holds the archive's write lock, so the run \
+                         could not be marked interrupted now; the next import marks it"
+                    );
+                    Ok(())
+                }
+                r => r.inspect_err(|e| {
+                    // The commit failed (a full disk?): the batch is rolled back instead.
+                    let _ = run.finish(Some(&e.to_string()));
+                }),
+            },
             Err(e) => run.finish(Some(&e.to_string())),
         };
         match (outcome, finished) {

@@ -1,6 +1,9 @@
 //! Telling an input that is plainly not text (an archive named without
 //! `--db`, a zip, a UTF-16 file) before anything is written, so that a
 //! slip of the command line is a message and not an archive of rejects.
+//! (The command refuses such a file named on its command line, and leaves
+//! one found in a folder out with a warning, as it does an unreadable
+//! entry.)
 //!
 //! Looks at the first bytes of regular files only, without moving their
 //! read position: a pipe or standard input cannot be looked into without
@@ -57,25 +60,19 @@ impl std::fmt::Display for Binary {
 /// An input refused for not being text: its name, what it is, and what
 /// was probably meant.
 #[derive(Debug, thiserror::Error)]
-#[error("{file}: {what}{}", hint(*.what, .file, *.in_folder))]
+#[error("{file}: {what}{}", hint(*.what, .file))]
 pub struct NotText {
     pub file: String,
     pub what: Binary,
-    /// Found in a folder given whole, not named on the command line.
-    pub in_folder: bool,
 }
 
-fn hint(what: Binary, file: &str, in_folder: bool) -> String {
-    let mut s = match what {
+fn hint(what: Binary, file: &str) -> String {
+    match what {
         Binary::Sqlite => format!(
             "; to import into that archive, name it with --db {file}; to add its puzzles to another, merge --db OTHER {file}"
         ),
         _ => String::new(),
-    };
-    if in_folder {
-        s.push_str(" (it is in a folder being read: --glob chooses the files read)");
     }
-    s
 }
 
 /// Classifies the first bytes of an input; `None` for text or compressed

@@ -12,6 +12,10 @@
 //! and so does every read after it. The lines read from a pipe before the
 //! stop are so handed on, and none after.
 //!
+//! Opening a named pipe waits for its writer, as `cat` does; [`open_pipe`]
+//! waits on a thread of its own, so that a stop asked for
+//! ([`crate::stop`]) ends the wait at once.
+//!
 //! Only inputs that cannot be read again are fed this way (standard input,
 //! pipes, devices); a regular file is read where it is, as before. The
 //! thread owns the raw input and its decoding (the first bytes that tell a
@@ -19,7 +23,9 @@
 //! decoder never sees a read that did not finish. It must not parse: it
 //! only moves bytes.
 
+use std::fs::File;
 use std::io::{self, Read};
+use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
@@ -150,6 +156,32 @@ impl Read for Feed {
         buf[..n].copy_from_slice(&self.block[self.at..self.at + n]);
         self.at += n;
         Ok(n)
+    }
+}
+
+/// Opens the named pipe at `path` for reading, waiting for a writer to
+/// open it until a stop is asked for ([`crate::stop`]). The open is made
+/// on a thread of its own, left waiting in it after a stop: the process is
+/// about to end (a writer that comes later finds the pipe closed).
+pub fn open_pipe(path: &Path) -> io::Result<File> {
+    let (tx, rx) = bounded(1);
+    let p = path.to_path_buf();
+    thread::spawn(move || {
+        let _ = tx.send(File::open(p));
+    });
+    loop {
+        if crate::stop::requested() {
+            return Err(crate::stop::stopped(
+                "waiting for a writer to open the named pipe",
+            ));
+        }
+        match rx.recv_timeout(STALL) {
+            Ok(opened) => return opened,
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(io::Error::other("the pipe's opening thread stopped"));
+            }
+        }
     }
 }
 

@@ -278,6 +278,9 @@ pub fn content_of(path: &Path) -> io::Result<Content> {
     let (mut read, tally) = Hashing::new(File::open(path)?);
     let mut buf = vec![0u8; 1 << 20];
     loop {
+        if crate::stop::requested() {
+            return Err(crate::stop::stopped("hashing the file"));
+        }
         match read.read(&mut buf) {
             Ok(0) => break,
             Ok(_) => {}
@@ -533,7 +536,13 @@ pub fn open(origin: &Origin) -> io::Result<Opened> {
             len: None,
         }),
         Origin::Path(p) => {
-            let f = File::open(p)?;
+            use std::os::unix::fs::FileTypeExt;
+            let fifo = std::fs::metadata(p).is_ok_and(|m| m.file_type().is_fifo());
+            let f = if fifo {
+                feed::open_pipe(p)?
+            } else {
+                File::open(p)?
+            };
             let meta = f.metadata()?;
             if meta.is_dir() {
                 return Err(io::Error::other("is a directory"));

@@ -301,7 +301,7 @@ fn count_in(w: &Workdir, db: &str, sql: &str) -> i64 {
 /// Starts `args`, a merge into `out.sqlite` as its first run, with its
 /// output piped, and returns once its first batch is committed, with the
 /// puzzles it had stored then.
-fn start_until_committed(w: &Workdir, args: &[&str]) -> (Child, i64) {
+pub fn start_until_committed(w: &Workdir, args: &[&str]) -> (Child, i64) {
     let child = w
         .command(args)
         .stdout(Stdio::piped())

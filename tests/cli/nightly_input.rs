@@ -115,7 +115,7 @@ fn a_quote_that_never_closes_does_not_hold_the_rest_of_the_file_in_memory() {
 
 // ---- fault 6: pipes ----
 
-fn mkfifo(path: &Path) {
+pub fn mkfifo(path: &Path) {
     let st = std::process::Command::new("mkfifo")
         .arg(path)
         .status()
@@ -223,7 +223,7 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
     e.finish().unwrap()
 }
 
-fn zstd(bytes: &[u8]) -> Vec<u8> {
+pub fn zstd(bytes: &[u8]) -> Vec<u8> {
     let mut e = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
     e.include_checksum(true).unwrap();
     e.write_all(bytes).unwrap();
@@ -236,7 +236,7 @@ fn xz(bytes: &[u8]) -> Vec<u8> {
     e.finish().unwrap()
 }
 
-fn bzip2(bytes: &[u8]) -> Vec<u8> {
+pub fn bzip2(bytes: &[u8]) -> Vec<u8> {
     let mut e = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
     e.write_all(bytes).unwrap();
     e.finish().unwrap()

@@ -14,7 +14,7 @@ use crate::util::{PUZZLE_ROWS, Workdir, committed_lines, data, first_nonzero, re
 /// file, line and puzzle, each reject; with what must always hold (the
 /// lookup tables' invariant, no row without its parent, no puzzle that no
 /// line holds) checked on the way.
-fn content(w: &Workdir, db: &str, ids: bool) -> Vec<String> {
+pub fn content(w: &Workdir, db: &str, ids: bool) -> Vec<String> {
     let path = w.path(db);
     crate::util::assert_lookup_tables(&path);
     let conn = rusqlite::Connection::open(&path).unwrap();
@@ -63,7 +63,7 @@ fn ok(out: &Output) {
     assert!(out.status.success(), "{out:?}");
 }
 
-fn gzip(bytes: &[u8]) -> Vec<u8> {
+pub fn gzip(bytes: &[u8]) -> Vec<u8> {
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
     e.write_all(bytes).unwrap();
     e.finish().unwrap()
@@ -74,7 +74,7 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
 /// 131,072 lines, long before the checksum at the end) a line is another
 /// puzzle, one is not a puzzle, and two lines run together, so that every
 /// line after them is numbered one less.
-fn good_and_garbled() -> (String, String) {
+pub fn good_and_garbled() -> (String, String) {
     let good = relabelled_kaggle(20);
     let mut lines: Vec<String> = good.lines().map(String::from).collect();
     let other = std::fs::read_to_string(data("classic/top1465.txt")).unwrap();
@@ -88,7 +88,7 @@ fn good_and_garbled() -> (String, String) {
 
 /// gzip's checksum is checked only at the end of a member: the whole
 /// garbled text decodes before the error.
-fn with_bad_checksum(mut gz: Vec<u8>) -> Vec<u8> {
+pub fn with_bad_checksum(mut gz: Vec<u8>) -> Vec<u8> {
     let crc = gz.len() - 8;
     gz[crc] ^= 0xff;
     gz
