@@ -1,186 +1,16 @@
-//! Killer Sudoku: its two string forms, cages and their validation, the
-//! puzzle's identity, propagation, solution counting and the [`Analysis`]
-//! the archive stores, behind the [`PuzzleKind`] contract ([`Killer`]
-//! implements it).
-//!
-//! A puzzle is its cages (4-connected regions of one colour, one sum each)
-//! plus any placed digits; colours carry no meaning, so the identity
-//! ([`Killer::identity`]) recolours canonically. Pure: strings and arrays in,
-//! values out; no I/O.
-//!
-//! The same layout as each type's folder: `board` (the puzzle, its
-//! identity and encodings), `format` (the characters of the two forms),
-//! `validate` (building a puzzle and the rules across cells), `propagate`
-//! (propagation and the count as stored, and the contradiction messages),
-//! `solve` (the rules and the search on candidate masks, with their
-//! readable reference), `canon` (the isomorph canonical form), and beside `format` `version_b`
-//! (the `L9B` string) and `krazydad` (the krazydad CSV's two fields). `cages`
-//! holds cage geometry, combinations and colouring, which several of them
-//! share. Here: the errors and their codes, and the analysis.
+//! Killer's side of the puzzle contract: the analysis the archive stores
+//! (propagation and the count from the cages and givens, progress checked
+//! against them), the identity of a legacy string, and the contract.
 
-mod board;
-pub(crate) mod cages;
-pub(crate) mod canon;
-mod format;
-pub mod krazydad;
-mod propagate;
-mod solve;
-mod validate;
-pub mod version_b;
-
-use std::fmt;
-
-use crate::core::grid::{CELLS, Cell};
-use crate::core::kind::{Analysis, CanonError, PuzzleKind, PuzzleType};
-use crate::core::mask::{Digit, Mask};
-use crate::core::progress::{self, Conflict};
-
-pub use cages::{MAX_SUM, combinations, sum_range};
-
-pub use board::{Cage, Killer};
-pub use propagate::Propagated;
-use propagate::masks;
-
-/// The most colours a Killer string can draw with.
-pub const COLOURS: u8 = 5;
-
-/// Which reader or builder met a problem: the first words of its message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Form {
-    /// `81 colours,162 decimal sums`.
-    Legacy,
-    /// `162,162` base-32.
-    Packed,
-    /// Cage ids and sums ([`Killer::from_cages`]).
-    Cages,
-    /// `L9B`, four base-36 characters per cell (`version_b`).
-    VersionB,
-}
-
-impl fmt::Display for Form {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Form::Legacy => "killer legacy",
-            Form::Packed => "killer packed",
-            Form::Cages => "killer cages",
-            Form::VersionB => "killer version b",
-        })
-    }
-}
-
-/// Why a Killer string (or cage list) was rejected.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Error {
-    #[error("{}", length_message(*.first, *.second))]
-    Length { first: usize, second: Option<usize> },
-    #[error("{form}: character {pos} (cell {}, {cell}) is {found:?}, expected {expected}", cell.index())]
-    Character {
-        form: Form,
-        pos: usize,
-        cell: Cell,
-        found: char,
-        expected: &'static str,
-    },
-    #[error("{form}: cell {} ({cell}) has colour {found:?}, expected {expected}", cell.index())]
-    Colour {
-        form: Form,
-        cell: Cell,
-        found: String,
-        expected: &'static str,
-    },
-    #[error("{form}: cell {} ({cell}) has sum {found} ({text:?}), at most 45", cell.index())]
-    Sum {
-        form: Form,
-        cell: Cell,
-        found: u16,
-        text: String,
-    },
-    #[error("killer packed: cell {} ({cell}) has candidates {found} ({text:?}), expected an even value (mask << 1)", cell.index())]
-    Mask {
-        cell: Cell,
-        found: u16,
-        text: String,
-    },
-    #[error("{form}: cage at {first} ({size} cells) has no sum")]
-    NoSum {
-        form: Form,
-        first: Cell,
-        size: usize,
-    },
-    #[error("{form}: cage at {first} has {count} sums ({a} at {at_a}, {b} at {at_b}), expected one", a = .sums.0, at_a = .sums.1, b = .sums.2, at_b = .sums.3)]
-    Sums {
-        form: Form,
-        first: Cell,
-        count: usize,
-        sums: (u8, Cell, u8, Cell),
-    },
-    #[error("{form}: cage at {first} has {size} cells, at most 9")]
-    CageSize {
-        form: Form,
-        first: Cell,
-        size: usize,
-    },
-    #[error("{form}: cage at {first} has {size} cells and sum {sum}, but {size} distinct digits make {min} to {max}", min = sum_range(*.size).0, max = sum_range(*.size).1)]
-    CageRange {
-        form: Form,
-        first: Cell,
-        size: usize,
-        sum: u8,
-    },
-    #[error("{form}: cage sums total {total}, expected 405")]
-    Total { form: Form, total: u32 },
-    #[error("{form}: digit {digit} at {cell} repeats the one at {other} in {place}")]
-    Duplicate {
-        form: Form,
-        digit: Digit,
-        cell: Cell,
-        other: Cell,
-        place: String,
-    },
-    #[error("killer cages: cell {} ({cell}) has cage id {id}, expected below {count} (one id per sum)", cell.index())]
-    CageId { cell: Cell, id: u8, count: usize },
-    #[error("killer cages: cage id {id} has no cell")]
-    UnusedId { id: u8 },
-    #[error("killer cages: cage id {id} is split: {at} is not connected to {first}")]
-    Split { id: u8, first: Cell, at: Cell },
-    #[error("killer cages: cannot colour {count} cages with 5 colours")]
-    Colouring { count: usize },
-    /// The string's solved digits and candidates leave none of the
-    /// solutions of its cages and givens ([`progress::check`]).
-    #[error("{form}: {conflict}")]
-    Progress { form: Form, conflict: Conflict },
-}
-
-fn length_message(first: usize, second: Option<usize>) -> String {
-    match second {
-        None => format!(
-            "killer: {first} characters and no comma, expected 81,162 (legacy) or 162,162 (packed)"
-        ),
-        Some(b) => {
-            format!("killer: {first},{b} characters, expected 81,162 (legacy) or 162,162 (packed)")
-        }
-    }
-}
-
-impl Error {
-    /// A short stable code for the archive's `rejects.reason` column.
-    pub fn code(&self) -> &'static str {
-        match self {
-            Error::Length { .. } => "length",
-            Error::Character { .. } => "character",
-            Error::Colour { .. } | Error::Colouring { .. } => "colour",
-            Error::Sum { .. } => "sum",
-            Error::Mask { .. } => "mask",
-            Error::NoSum { .. } | Error::Sums { .. } => "cage-sum",
-            Error::CageSize { .. } => "cage-size",
-            Error::CageRange { .. } => "cage-range",
-            Error::Total { .. } => "total",
-            Error::Duplicate { .. } => "repeated-digit",
-            Error::CageId { .. } | Error::UnusedId { .. } | Error::Split { .. } => "cage-id",
-            Error::Progress { .. } => "contradiction",
-        }
-    }
-}
+use super::format;
+use super::propagate::masks;
+use super::{Error, Form, Killer, canon, version_b};
+use crate::core::contract::Puzzle;
+use crate::core::grid::CELLS;
+use crate::core::mask::Mask;
+use crate::core::progress;
+use crate::core::version_b::Failed;
+use crate::core::vocabulary::{Analysis, CanonError, PuzzleType};
 
 impl Killer {
     /// Everything the archive stores about this position as it stands,
@@ -255,7 +85,7 @@ pub fn legacy_identity(s: &str) -> Option<String> {
         .map(|k| k.identity())
 }
 
-impl PuzzleKind for Killer {
+impl Puzzle for Killer {
     const TYPE: PuzzleType = PuzzleType::Killer;
     type Error = Error;
 
@@ -280,7 +110,10 @@ impl PuzzleKind for Killer {
     fn code(error: &Error) -> &'static str {
         error.code()
     }
+    fn analyse_version_b(s: &str) -> Result<Analysis, Failed<Error>> {
+        version_b::analyse(s)
+    }
+    fn write_version_b(givens: &str, encoding: &str) -> Result<String, Failed<Error>> {
+        version_b::write_stored(givens, encoding)
+    }
 }
-
-#[cfg(test)]
-mod tests;

@@ -1,174 +1,14 @@
-//! Str8ts: the legacy (162) and packed (243) string forms, validation with a
-//! reason code per rejection, compartments, propagation and solution counting,
-//! and the [`Analysis`] the archive stores, behind the [`PuzzleKind`]
-//! contract ([`Board`] implements it). Pure: strings in, values out; no
-//! I/O, no printing, no threads.
-//!
-//! The same layout as each type's folder: `board` (the position),
-//! `format` (reading and writing the two forms), `validate` (the checks
-//! across cells), `propagate` (the rules in their reference order: the
-//! specification, the contradiction messages and the tests' oracle),
-//! `solve` (the worklist solver and its search), `canon` (the isomorph
-//! canonical form), and beside `format` `version_b` (the `T9B` string).
-//! `compartment` finds the white runs and `straights`
-//! does the arithmetic of straights on candidate bits, which most of them
-//! read. Here: the errors and their codes, and the analysis.
+//! Str8ts' side of the puzzle contract: reading either form, the analysis
+//! the archive stores (counted from the givens and colours, progress
+//! checked against them), the identity of a legacy string, and the
+//! contract.
 
-mod board;
-pub(crate) mod canon;
-mod compartment;
-mod format;
-mod propagate;
-mod solve;
-mod straights;
-mod validate;
-pub mod version_b;
-
-use std::fmt;
-
-use crate::core::grid::{CELLS, Cell};
-use crate::core::kind::{Analysis, CanonError, PuzzleKind, PuzzleType, Status};
-use crate::core::mask::{Digit, Mask};
-use crate::core::progress::{self, Conflict};
-
-pub use board::Board;
-pub use compartment::{Compartment, Direction, compartments};
-pub use format::{LEGACY_LEN, PACKED_LEN, looks_like_legacy};
-pub use solve::{Solutions, propagate, solve};
-
-/// Every cell by index, for loops and tables that already know `i < 81`.
-const CELL: [Cell; CELLS] = {
-    let mut t = [match Cell::new(0) {
-        Some(c) => c,
-        None => panic!("cell 0 exists"),
-    }; CELLS];
-    let mut i = 0;
-    while i < CELLS {
-        t[i] = match Cell::new(i) {
-            Some(c) => c,
-            None => panic!("cells below 81 exist"),
-        };
-        i += 1;
-    }
-    t
-};
-
-/// Which of the two string forms an error is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Form {
-    /// 81 digits then 81 colours.
-    Legacy,
-    /// Three base-32 characters per cell.
-    Packed,
-    /// `T9B`, two base-36 characters per cell (`version_b`).
-    VersionB,
-}
-
-impl fmt::Display for Form {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Form::Legacy => "legacy",
-            Form::Packed => "packed",
-            Form::VersionB => "version b",
-        })
-    }
-}
-
-/// Why a str8ts string was rejected. Each variant names the cell (index and
-/// r1c1) or the compartment, and quotes what it found.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Error {
-    #[error(
-        "str8ts: {len} characters, expected 162 (legacy: 81 digits then 81 colours) or 243 (packed)"
-    )]
-    Length { len: usize },
-    #[error(
-        "str8ts {form}: character {pos} ({part} of cell {} ({cell})) is {found:?}, expected {expected}",
-        .cell.index()
-    )]
-    Character {
-        form: Form,
-        pos: usize,
-        part: &'static str,
-        cell: Cell,
-        found: char,
-        expected: &'static str,
-    },
-    #[error("str8ts packed: cell {} ({cell}) is {found:?} = {value}, above \"1vs\" = 2044", .cell.index())]
-    Value {
-        cell: Cell,
-        found: String,
-        value: u16,
-    },
-    #[error("str8ts packed: cell {} ({cell}) is {found:?}: black but has candidates {mask}", .cell.index())]
-    BlackCandidates {
-        cell: Cell,
-        found: String,
-        mask: Mask,
-    },
-    #[error(
-        "str8ts packed: cell {} ({cell}) is {found:?}: black with digit {mask} not flagged as a given",
-        .cell.index()
-    )]
-    BlackUnflagged {
-        cell: Cell,
-        found: String,
-        mask: Mask,
-    },
-    #[error(
-        "str8ts packed: cell {} ({cell}) is {found:?}: flagged as a given but holds {count} digits, expected one",
-        .cell.index()
-    )]
-    ClueFlag {
-        cell: Cell,
-        found: String,
-        count: u32,
-    },
-    #[error("str8ts packed: cell {} ({cell}) is {found:?}: white and empty but has no candidates", .cell.index())]
-    NoCandidates { cell: Cell, found: String },
-    #[error(
-        "str8ts {form}: digit {digit} twice in {along} {number}: cell {} ({first}) and cell {} ({second})",
-        .first.index(), .second.index()
-    )]
-    Duplicate {
-        form: Form,
-        digit: Digit,
-        along: &'static str,
-        number: usize,
-        first: Cell,
-        second: Cell,
-    },
-    #[error(
-        "str8ts {form}: {compartment} holds digits \"{digits}\", which no straight of {} contains",
-        .compartment.len()
-    )]
-    Straight {
-        form: Form,
-        compartment: Compartment,
-        digits: Mask,
-    },
-    /// The string's solved digits and candidates leave none of the
-    /// solutions of its givens and colours ([`progress::check`]).
-    #[error("str8ts {form}: {conflict}")]
-    Progress { form: Form, conflict: Conflict },
-}
-
-impl Error {
-    /// A short stable code for the archive's `rejects.reason` column.
-    pub fn code(&self) -> &'static str {
-        match self {
-            Error::Length { .. } => "length",
-            Error::Character { .. } => "character",
-            Error::Value { .. } => "value",
-            Error::BlackCandidates { .. } | Error::BlackUnflagged { .. } => "black-cell",
-            Error::ClueFlag { .. } => "clue-flag",
-            Error::NoCandidates { .. } => "no-candidates",
-            Error::Duplicate { .. } => "repeated-digit",
-            Error::Straight { .. } => "straight",
-            Error::Progress { .. } => "contradiction",
-        }
-    }
-}
+use super::{Error, Form, LEGACY_LEN, Str8ts, canon, solve, version_b};
+use crate::core::contract::Puzzle;
+use crate::core::mask::Mask;
+use crate::core::progress;
+use crate::core::version_b::Failed;
+use crate::core::vocabulary::{Analysis, CanonError, PuzzleType, Status};
 
 /// Parses (either form, by length), validates, propagates and solves.
 ///
@@ -182,7 +22,7 @@ pub fn analyse(s: &str) -> Result<Analysis, Error> {
     } else {
         Form::Packed
     };
-    analyse_board(Board::parse(s)?, form)
+    analyse_board(Str8ts::parse(s)?, form)
 }
 
 /// [`analyse`] of a read and checked board, `form` naming it in errors.
@@ -192,7 +32,7 @@ pub fn analyse(s: &str) -> Result<Analysis, Error> {
 /// facts. The board's solved digits and candidates are only checked
 /// against that puzzle: when they leave none of its solutions the string
 /// is rejected ([`progress::check`]).
-pub(crate) fn analyse_board(board: Board, form: Form) -> Result<Analysis, Error> {
+pub(crate) fn analyse_board(board: Str8ts, form: Form) -> Result<Analysis, Error> {
     let mut cells = *board.masks();
     for (i, m) in cells.iter_mut().enumerate() {
         if !board.given[i] && !board.black[i] {
@@ -210,7 +50,7 @@ pub(crate) fn analyse_board(board: Board, form: Form) -> Result<Analysis, Error>
 }
 
 /// Propagates and solves a checked board as it stands.
-fn analyse_position(board: Board) -> Analysis {
+fn analyse_position(board: Str8ts) -> Analysis {
     let (shown, status) = match solve::propagate_and_solve(&board) {
         Err(why) => (board.clone(), Status::Contradiction(why)),
         Ok((propagated, solutions)) => (propagated, solutions.map(|sol| sol.digits())),
@@ -235,21 +75,21 @@ pub fn legacy_identity(s: &str) -> Option<String> {
     if s.len() != LEGACY_LEN {
         return None;
     }
-    Board::from_legacy(s).ok().map(|b| b.to_legacy())
+    Str8ts::from_legacy(s).ok().map(|b| b.to_legacy())
 }
 
-impl PuzzleKind for Board {
+impl Puzzle for Str8ts {
     const TYPE: PuzzleType = PuzzleType::Str8ts;
     type Error = Error;
 
-    fn parse(s: &str) -> Result<Board, Error> {
-        Board::parse(s)
+    fn parse(s: &str) -> Result<Str8ts, Error> {
+        Str8ts::parse(s)
     }
     fn to_legacy(&self) -> String {
-        Board::to_legacy(self)
+        Str8ts::to_legacy(self)
     }
     fn to_packed(&self) -> String {
-        Board::to_packed(self)
+        Str8ts::to_packed(self)
     }
     fn analyse(s: &str) -> Result<Analysis, Error> {
         analyse(s)
@@ -263,7 +103,10 @@ impl PuzzleKind for Board {
     fn code(error: &Error) -> &'static str {
         error.code()
     }
+    fn analyse_version_b(s: &str) -> Result<Analysis, Failed<Error>> {
+        version_b::analyse(s)
+    }
+    fn write_version_b(_givens: &str, encoding: &str) -> Result<String, Failed<Error>> {
+        version_b::write_stored(encoding)
+    }
 }
-
-#[cfg(test)]
-mod tests;

@@ -5,16 +5,18 @@
 use super::format::{ascii_string, write_packed_cells};
 use super::solve::{Legacy, Planes, count_solutions_in};
 use super::{
-    Board, Error, Format, LEGACY_LEN, PACKED_LEN, canon, parse_legacy, parse_packed, propagate,
-    validate, write_legacy, write_packed,
+    Error, Format, LEGACY_LEN, PACKED_LEN, Sudoku, canon, parse_legacy, parse_packed, propagate,
+    validate, version_b, write_legacy, write_packed,
 };
+use crate::core::contract::Puzzle;
 use crate::core::grid::CELLS;
-use crate::core::kind::{Analysis, CanonError, PuzzleKind, PuzzleType, Status};
 use crate::core::mask::Mask;
 use crate::core::progress;
+use crate::core::version_b::Failed;
+use crate::core::vocabulary::{Analysis, CanonError, PuzzleType, Status};
 
 /// Parses either form by its length.
-pub fn parse(s: &str) -> Result<(Board, Format), Error> {
+pub fn parse(s: &str) -> Result<(Sudoku, Format), Error> {
     match s.len() {
         LEGACY_LEN => Ok((parse_legacy(s)?, Format::Legacy)),
         PACKED_LEN => Ok((parse_packed(s)?, Format::Packed)),
@@ -79,7 +81,7 @@ pub fn analyse(s: &str) -> Result<Analysis, Error> {
 /// identity: every form of one puzzle stores the same facts. A board whose
 /// solved digits and candidates leave none of the puzzle's solutions is
 /// rejected ([`progress::check`]).
-pub(crate) fn analyse_board(board: Board, format: Format) -> Result<Analysis, Error> {
+pub(crate) fn analyse_board(board: Sudoku, format: Format) -> Result<Analysis, Error> {
     validate(&board, format)?;
     let puzzle = board.puzzle();
     let a = analyse_position(&puzzle);
@@ -91,7 +93,7 @@ pub(crate) fn analyse_board(board: Board, format: Format) -> Result<Analysis, Er
 }
 
 /// Propagates and solves a checked board as it stands.
-fn analyse_position(board: &Board) -> Analysis {
+fn analyse_position(board: &Sudoku) -> Analysis {
     let given = *board.given_flags();
     let mut planes = Planes::from_board(board);
     let (status, candidates, encoding) = if planes.fixpoint() {
@@ -170,11 +172,11 @@ fn digits_string(digits: &[u8; CELLS]) -> String {
     ascii_string(&digits.map(|d| b'0' + d.min(9)))
 }
 
-impl PuzzleKind for Board {
+impl Puzzle for Sudoku {
     const TYPE: PuzzleType = PuzzleType::Sudoku;
     type Error = Error;
 
-    fn parse(s: &str) -> Result<Board, Error> {
+    fn parse(s: &str) -> Result<Sudoku, Error> {
         let (board, format) = parse(s)?;
         validate(&board, format)?;
         Ok(board)
@@ -196,6 +198,12 @@ impl PuzzleKind for Board {
     }
     fn code(error: &Error) -> &'static str {
         error.code()
+    }
+    fn analyse_version_b(s: &str) -> Result<Analysis, Failed<Error>> {
+        version_b::analyse(s)
+    }
+    fn write_version_b(_givens: &str, encoding: &str) -> Result<String, Failed<Error>> {
+        version_b::write_stored(encoding)
     }
 }
 

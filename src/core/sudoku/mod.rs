@@ -20,7 +20,7 @@ pub mod version_b;
 
 pub(crate) use analyse::analyse_board;
 pub use analyse::{analyse, legacy_identity, parse};
-pub use board::Board;
+pub use board::Sudoku;
 pub use error::{Error, Format};
 pub use format::{LEGACY_LEN, PACKED_LEN, parse_legacy, parse_packed, write_legacy, write_packed};
 pub use rules::{Contradiction, propagate};

@@ -6,7 +6,7 @@ use super::kernels::{Scan, hidden_singles, once_twice, scan};
 use super::tables::*;
 use crate::core::grid::CELLS;
 use crate::core::mask::Mask;
-use crate::core::sudoku::Board;
+use crate::core::sudoku::Sudoku;
 
 /// The cube as nine digit planes: `0[d][b]` holds where digit `d + 1` may
 /// still go in band `b` (rows `3b..3b+3`), bit `9*row + col` of the band.
@@ -20,7 +20,7 @@ impl Planes {
     }
 
     /// The planes of a board's candidates ("no information" is all nine).
-    pub(in crate::core::sudoku) fn from_board(board: &Board) -> Planes {
+    pub(in crate::core::sudoku) fn from_board(board: &Sudoku) -> Planes {
         Self::from_cells::<true>(board.masks())
     }
 

@@ -5,8 +5,8 @@ use super::planes::Planes;
 use super::state::{State, Work};
 use super::tables::ALL_WORDS;
 use crate::core::grid::CELLS;
-use crate::core::kind::{SUDOKU_SEARCH_LIMIT, Solutions};
 use crate::core::mask::Mask;
+use crate::core::vocabulary::{SUDOKU_SEARCH_LIMIT, Solutions};
 
 /// What the search found, as counted: see [`Count::solutions`] for the
 /// outcome every solver reports.
