@@ -1,31 +1,12 @@
-//! Propagation exactly as docs/formats.md "Propagation" defines it: the
-//! board is a 9x9x9 cube of (cell, digit) possibilities and every line of it
-//! (a cell's digits; a digit along a row, down a column, within a box) holds
-//! exactly one truth. *Deduce* clears the lines through each placed digit;
-//! *eliminate* places a line's last possible position. Both run to a fixpoint.
+//! Classic Sudoku's rules, written to be read: propagation exactly as
+//! docs/formats.md "Propagation" defines it (*deduce* clears the lines
+//! through a placed digit, *eliminate* places a line's last position, to a
+//! fixpoint), cell by cell in that order. It is the specification, the
+//! oracle the fast engine (`solve`) is tested against, and the only code
+//! that words a [`Contradiction`].
 //!
-//! Two passes reach that fixpoint. [`reference`] applies the rules cell by
-//! cell in the order docs/formats.md gives them: it is the readable spec and the
-//! one that names a contradiction. [`Planes::fixpoint`] is the fast one, run
-//! on every puzzle: the cube held as nine digit planes in the solver's band
-//! layout (per digit three 27-bit words, one per band of three rows, bit
-//! `9*row + col`). A placed digit clears its row, box and column with three
-//! masks; naked singles come from counting a cell's bit across the nine
-//! planes; hidden singles from one look at each row, box and column word of
-//! a plane, and only for planes that changed since their last look. No
-//! locked candidates: those are the solver's business. No parsing, no search
-//! beyond [`Legacy::read`], which sorts an 81-byte line straight into placed
-//! planes for `analyse`.
-//!
-//! As in the solver, the hot loops use SSE2 on x86_64, where it is the
-//! baseline: the candidate counts of a deduce round, a plane's hidden
-//! singles (three bands in three lanes) and the sorting of a legacy line,
-//! sixteen bytes at a time. Other targets, and x86_64 with the `portable`
-//! feature, get the portable forms, which the tests hold the SSE2 ones to
-//! (CI runs the tests both ways). Each kernel picks its form at one
-//! dispatch function, on `cfg(x86_64_kernels)` (build.rs). The only unsafe
-//! code is in those helpers (calling them, and their unaligned 16-byte
-//! stores of in-bounds slices; the loads are the shared ones of `sse2.rs`).
+//! [`propagate`] runs the engine and falls back to this order only to name
+//! a contradiction. Must stay plain: no tables, no platform code.
 
 use std::fmt;
 
