@@ -7,7 +7,7 @@
 //! fixpoint of deduce and eliminate, and the one-pass legacy reader),
 //! `state` (a search node and its propagation), `search` (the count),
 //! `kernels` (the SSE2 and portable kernels, chosen once). The design and
-//! its measurements: docs/performance.md "The classic engine".
+//! its measurements: docs/performance.md "Module notes".
 
 mod kernels;
 mod planes;

@@ -1,8 +1,9 @@
 //! The SSE2 kernels (x86_64, where SSE2 is part of every CPU): each one the
 //! twin of the function of the same name in `portable.rs`, which the tests
-//! hold it to. The only unsafe code of the engine: calling the
-//! `target_feature` bodies, and their unaligned 16-byte loads and stores of
-//! in-bounds slices.
+//! hold it to. Unsafe only in calling the `target_feature` bodies and in
+//! their unaligned 16-byte loads and stores of in-bounds slices (the
+//! engine's one other unsafe call is the popcnt scorer in `state.rs`,
+//! chosen at run time once the CPU is seen to have it).
 
 use std::arch::x86_64::{__m128i, _mm_cvtsi128_si32, _mm_loadu_si128, _mm_shuffle_epi32};
 
