@@ -114,7 +114,7 @@ fn corpus() -> &'static [String] {
         }
         for s in &str8ts {
             out.push(s.clone());
-            if let Ok(b) = str8ts::Board::parse(s) {
+            if let Ok(b) = str8ts::Str8ts::parse(s) {
                 out.push(b.to_packed());
             }
         }
@@ -432,11 +432,11 @@ fn check_formats(s: &str) -> Result<(), TestCaseError> {
             prop_assert_eq!(&packed, &s.to_ascii_lowercase());
         }
     }
-    if let Ok(b) = str8ts::Board::parse(s) {
+    if let Ok(b) = str8ts::Str8ts::parse(s) {
         let packed = b.to_packed();
-        prop_assert_eq!(str8ts::Board::parse(&packed), Ok(b.clone()));
+        prop_assert_eq!(str8ts::Str8ts::parse(&packed), Ok(b.clone()));
         let legacy = b.to_legacy();
-        let again = str8ts::Board::parse(&legacy);
+        let again = str8ts::Str8ts::parse(&legacy);
         prop_assert!(again.is_ok(), "legacy {legacy:?} of {s:?}: {again:?}");
         if let Ok(again) = again {
             prop_assert_eq!(again.to_legacy(), legacy.clone());

@@ -1,21 +1,12 @@
 //! `sudoku-archive find`: is this puzzle in the archive? For each string
 //! (arguments, or the records of `--file F` / standard input, read through
-//! the import's readers: the same layouts, delimiters, columns, grids,
-//! decompression and bounded lines), whether the archive holds it exactly,
-//! holds an isomorph of it, or neither; with the stored puzzle and the
-//! lines it came from. A record an import would reject is reported with
-//! the import's reason, at its `file:line`.
+//! the import's readers) whether the archive holds it exactly, holds an
+//! isomorph of it, or neither, with the stored puzzle and its lines; a
+//! record an import would reject is reported with its reason at `file:line`.
 //!
-//! Each string costs index reads only ([`crate::archive::lookup`]): the
-//! identity's key, then, when it is not stored, the canonical form's hash.
-//! The legacy forms carry their identity and are not solved at all unless
-//! an isomorph is found (its own solution is shown beside the stored one's);
-//! a packed string (whose candidates count) is analysed like an import line.
-//! Strings are handled in chunks: the pure work (identities, analyses,
-//! canonical forms) on all cores, the lookups on the one connection, the
-//! output in input order. Exit status like grep's: 0 something found, 1
-//! nothing found, 2 trouble (a string that is not a puzzle, an unreadable
-//! file, no archive).
+//! Index reads only ([`crate::archive::lookup`]): never writes. Exit status
+//! like grep's: 0 found, 1 nothing found, 2 trouble. How strings are
+//! looked up and in what order: docs/architecture.md "Module notes".
 
 use std::path::{Path, PathBuf};
 

@@ -1,29 +1,13 @@
-//! Transparent huge pages for SQLite's page cache, on Linux with glibc.
-//!
-//! An import into a large archive keeps a page cache of up to a gigabyte
-//! (`archive::Scale`), filled from fresh memory and then read and written at
-//! random. Where the system's transparent huge pages are `madvise` (the
-//! default of Debian and Ubuntu, among others), glibc's `malloc` gives that
-//! memory out in 4 KiB pages unless its `glibc.malloc.hugetlb` tunable asks
-//! for huge ones, and glibc reads tunables only when a process starts. So,
+//! Transparent huge pages for SQLite's page cache, on Linux with glibc:
 //! before anything else runs, the binary executes itself once more with
-//! `glibc.malloc.hugetlb=1` added to `GLIBC_TUNABLES`. It goes first: glibc
-//! 2.36 cuts the process's own copy of the variable, the one
-//! `/proc/PID/environ` shows, after the first tunable. `exec` replaces the
-//! process image in place: the same process id, arguments (`argv[0]`
-//! included), standard streams and environment otherwise, so a caller, a
-//! signal or a job control sees one process.
+//! `glibc.malloc.hugetlb=1` added to `GLIBC_TUNABLES`, where the system's
+//! setting is `madvise`.
 //!
-//! It is not done when `GLIBC_TUNABLES` already names the tunable (the
-//! user's value stands: `glibc.malloc.hugetlb=0` turns this off), when the
-//! system's setting is `always` or `never` (nothing to gain), when the
-//! process started set-user-ID or with capabilities (`AT_SECURE`: glibc
-//! ignores the tunable then), or when the running binary cannot be found
-//! again; and an `exec` that fails returns, and the command runs as it is.
-//! Measured (docs/performance.md, issue 24):
-//! a 1M-puzzle nightly into a 20M archive from disk was 4%-24% faster in
-//! each of twelve rounds, with the same peak memory; an import into an
-//! empty archive was unchanged.
+//! Must never change what a command does: it is skipped when the user set
+//! the tunable, when the setting is `always` or `never`, for set-user-ID
+//! processes and when the binary cannot be found again, and a failed `exec`
+//! returns. Why, the conditions and the measurements: docs/architecture.md
+//! "Module notes" and docs/performance.md (issue 24).
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 pub use glibc::{advised_only, enable};

@@ -1,19 +1,12 @@
 //! `sudoku-archive import`: run the pipeline into an archive and report what
 //! became of every line.
 //!
-//! The exit status is decided by the run, before anything is printed: 0 it
-//! completed, 1 it completed but rejected more than `--max-rejects`, 130 or
-//! 143 a signal stopped it (the run recorded `interrupted`), 2 it failed
-//! (see [`super::run`]). Printing cannot change it: a closed standard output
-//! only ends the printing. `--silent` prints nothing when the status is 0,
-//! and everything (the summary moved to stderr) otherwise.
-//!
-//! Files whose content an earlier finished import read in full are skipped
-//! unread (`--reread` reads them), and counted as unchanged in the summary.
-//!
-//! The progress bar is drawn here, not by the archive: the writer is wrapped
-//! in a sink (`Drawn`) that, after each chunk, draws what the writer reports
-//! it has written.
+//! The exit status is decided by the run, before anything is printed (0
+//! completed, 1 more rejects than `--max-rejects`, 130 or 143 a signal, 2
+//! failed) and printing cannot change it. Files an earlier finished import
+//! read in full are skipped unread unless `--reread`. The progress bar is
+//! drawn here, never by the archive. In full: docs/architecture.md "Module
+//! notes".
 
 use std::fmt::Write as _;
 use std::str::FromStr;

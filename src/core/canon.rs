@@ -1,45 +1,25 @@
-//! Isomorph canonical forms: one representative string per class of puzzles
-//! that differ only by a symmetry of their type (relabelled digits, permuted
-//! rows and bands, rotations ...), so the archive can spot the same puzzle
-//! published twice in disguise.
+//! Isomorph canonical forms: one representative string per class of
+//! puzzles that differ only by a symmetry of their type, so the archive can
+//! spot the same puzzle published twice in disguise. Each type's search is
+//! in its own folder and reached through
+//! [`Puzzle::canonical`](crate::core::contract::Puzzle::canonical); this
+//! module gathers their names and [`of`], the dispatch by type.
 //!
-//! Each function takes the type's readable `givens` string and returns the
-//! least string, in plain byte order, among all the forms the type's symmetry
-//! group produces. The answer is exact: no sampling, no heuristics that could
-//! give two disguises of one puzzle different forms.
-//!
-//! Pure functions only: no I/O, no archive knowledge, no allocation beyond the
-//! search state.
-//!
-//! Every search is bounded by counted work, never by time, so whether a form
-//! is found does not depend on the machine: classic Sudoku by
-//! [`SUDOKU_STEPS`] search steps, Killer by [`KILLER_MAPS`] candidate maps
-//! (its set-up is bounded too: at most 1,296 line orders each way), each
-//! some 10-30 ms at most; Str8ts always writes its 16 forms. A pattern with
-//! so many symmetries that the exact form would cost more (81 single-cell
-//! Killer cages: 3,359,232 maps that all tie, 1.9 s) gets
-//! [`CanonError::Limit`] instead, never a guess. Real puzzles stay far inside
-//! (see each limit's note).
-//!
-//! Each type's search lives in its own folder (`sudoku/canon.rs`,
-//! `killer/canon.rs`, `str8ts/canon.rs`) and is reached through its
-//! [`PuzzleKind::canonical`](crate::core::kind::PuzzleKind::canonical); this
-//! module gathers their public names and [`of`], the dispatch by type. The
-//! readable reference searches the fast ones are held to
-//! (`sudoku_reference`, `killer_reference`) are built only for tests
-//! and with the `bench-reference` feature (`benches/canon.rs`).
+//! Exact, never sampled; every search is bounded by counted work, not time
+//! ([`CanonError::Limit`] past it). Pure: no I/O, no archive knowledge.
+//! Limits and references: docs/performance.md "Module notes".
 
 pub use crate::core::killer::canon::MAPS as KILLER_MAPS;
 pub use crate::core::killer::canon::killer;
 #[cfg(any(test, feature = "bench-reference"))]
 pub use crate::core::killer::canon::killer_reference;
-pub use crate::core::kind::CanonError;
 pub use crate::core::puzzle::canonical as of;
 pub use crate::core::str8ts::canon::str8ts;
 pub use crate::core::sudoku::canon::STEPS as SUDOKU_STEPS;
 pub use crate::core::sudoku::canon::sudoku;
 #[cfg(any(test, feature = "bench-reference"))]
 pub use crate::core::sudoku::canon::sudoku_reference;
+pub use crate::core::vocabulary::CanonError;
 
 /// A Killer whose canonical form meets its bound, for the pipeline's tests.
 #[cfg(test)]

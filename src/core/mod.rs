@@ -4,9 +4,9 @@
 
 pub mod base32;
 pub mod canon;
+pub mod contract;
 pub mod grid;
 pub mod killer;
-pub mod kind;
 pub mod logic;
 pub mod mask;
 pub(crate) mod matching;
@@ -15,3 +15,4 @@ pub mod puzzle;
 pub mod str8ts;
 pub mod sudoku;
 pub mod version_b;
+pub mod vocabulary;

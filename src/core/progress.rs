@@ -10,8 +10,8 @@
 use std::fmt;
 
 use crate::core::grid::{CELLS, Cell};
-use crate::core::kind::Status;
 use crate::core::mask::{Digit, Mask};
+use crate::core::vocabulary::Status;
 
 /// How a string's progress contradicts its puzzle.
 #[derive(Debug, Clone, PartialEq, Eq)]

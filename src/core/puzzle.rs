@@ -1,24 +1,42 @@
-//! The one entry point the pipeline calls: recognise which format a puzzle
-//! string is in, hand it to its type through the [`PuzzleKind`] contract,
-//! and get back an [`Analysis`]: the archive's view of one puzzle
-//! (identity, clue count, propagated encoding, solution status), or its
-//! canonical form. Pure: strings in, values out.
-//!
-//! The vocabulary (`PuzzleType`, `Status`, `Analysis`, `TypeHint`, the
-//! search limits) lives in `kind`, which imports no type; it is re-exported
+//! The one entry point the pipeline calls: recognise which form a puzzle
+//! string is in, hand it to its type through the [`Puzzle`] contract, and
+//! get back an [`Analysis`] or a canonical form. [`with_type!`] is the one
+//! place a [`PuzzleType`] picks its implementation. Pure: strings in,
+//! values out. The vocabulary lives in `vocabulary` and is re-exported
 //! here, where callers have always found it.
 
-use crate::core::kind::CanonError;
-pub use crate::core::kind::{
-    Analysis, KILLER_SEARCH_LIMIT, PuzzleKind, PuzzleType, STR8TS_SEARCH_LIMIT,
-    SUDOKU_SEARCH_LIMIT, Solutions, Status, TypeHint,
+pub use crate::core::contract::Puzzle;
+use crate::core::killer::{self, Killer};
+use crate::core::str8ts::{self, Str8ts};
+use crate::core::sudoku::{self, Sudoku};
+use crate::core::version_b;
+use crate::core::vocabulary::CanonError;
+pub use crate::core::vocabulary::{
+    Analysis, KILLER_SEARCH_LIMIT, PuzzleType, STR8TS_SEARCH_LIMIT, SUDOKU_SEARCH_LIMIT, Solutions,
+    Status, TypeHint,
 };
-use crate::core::{killer, str8ts, sudoku, version_b};
 
-/// The type that implements [`PuzzleKind`] for each [`PuzzleType`].
-type Sudoku = sudoku::Board;
-type Killer = killer::Killer;
-type Str8ts = str8ts::Board;
+/// Evaluates `$body` with `$K` naming the type that implements [`Puzzle`]
+/// for the [`PuzzleType`] `$t`: the only `match` from a type's name to its
+/// code. Each arm is compiled for its own type, as a hand-written match is.
+macro_rules! with_type {
+    ($t:expr, $K:ident => $body:expr) => {
+        match $t {
+            PuzzleType::Sudoku => {
+                type $K = Sudoku;
+                $body
+            }
+            PuzzleType::Killer => {
+                type $K = Killer;
+                $body
+            }
+            PuzzleType::Str8ts => {
+                type $K = Str8ts;
+                $body
+            }
+        }
+    };
+}
 
 /// Why a string is not an acceptable puzzle.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -148,11 +166,7 @@ fn kind_of(
 /// whose candidates count too.
 pub fn identity(s: &str, hint: TypeHint) -> Option<(PuzzleType, String)> {
     let (bare, kind) = resolve(s, hint).ok()?;
-    let identity = match kind {
-        PuzzleType::Sudoku => Sudoku::legacy_identity(bare),
-        PuzzleType::Killer => Killer::legacy_identity(bare),
-        PuzzleType::Str8ts => Str8ts::legacy_identity(bare),
-    };
+    let identity = with_type!(kind, K => K::legacy_identity(bare));
     Some((kind, identity?))
 }
 
@@ -162,11 +176,7 @@ pub fn analyse(s: &str, hint: TypeHint) -> Result<Analysis, PuzzleError> {
     let (bare, url_type) = strip_url(s);
     match version_b::claim(bare) {
         Some(header) => analyse_version_b(bare, header, hint),
-        None => Ok(match kind_of(bare, url_type, hint)? {
-            PuzzleType::Sudoku => Sudoku::analyse(bare)?,
-            PuzzleType::Killer => Killer::analyse(bare)?,
-            PuzzleType::Str8ts => Str8ts::analyse(bare)?,
-        }),
+        None => Ok(with_type!(kind_of(bare, url_type, hint)?, K => K::analyse(bare)?)),
     }
 }
 
@@ -191,11 +201,7 @@ fn analyse_version_b(
         }
         .into());
     }
-    match t {
-        PuzzleType::Sudoku => Ok(sudoku::version_b::analyse(s)?),
-        PuzzleType::Killer => Ok(killer::version_b::analyse(s)?),
-        PuzzleType::Str8ts => Ok(str8ts::version_b::analyse(s)?),
-    }
+    with_type!(t, K => Ok(K::analyse_version_b(s)?))
 }
 
 /// The Version B string of a stored puzzle, from the archive's columns:
@@ -204,11 +210,7 @@ fn analyse_version_b(
 /// givens are written as solved, other cells as their candidates; reading
 /// the result back gives the same identity and the same propagated board.
 pub fn write_version_b(t: PuzzleType, givens: &str, encoding: &str) -> Result<String, PuzzleError> {
-    match t {
-        PuzzleType::Sudoku => Ok(sudoku::version_b::write_stored(encoding)?),
-        PuzzleType::Killer => Ok(killer::version_b::write_stored(givens, encoding)?),
-        PuzzleType::Str8ts => Ok(str8ts::version_b::write_stored(encoding)?),
-    }
+    with_type!(t, K => Ok(K::write_version_b(givens, encoding)?))
 }
 
 /// [`write_version_b`] of an analysis (what `show` prints).
@@ -235,11 +237,7 @@ from_version_b!(Sudoku: sudoku::Error, Killer: killer::Error, Str8ts: str8ts::Er
 /// The isomorph canonical form of a puzzle of any type, from its identity
 /// ([`Analysis::givens`]): see each type's `canon` module.
 pub fn canonical(kind: PuzzleType, givens: &str) -> Result<String, CanonError> {
-    match kind {
-        PuzzleType::Sudoku => Sudoku::canonical(givens),
-        PuzzleType::Killer => Killer::canonical(givens),
-        PuzzleType::Str8ts => Str8ts::canonical(givens),
-    }
+    with_type!(kind, K => K::canonical(givens))
 }
 
 #[cfg(test)]
@@ -463,8 +461,8 @@ mod tests {
         );
     }
 
-    /// The invariants [`PuzzleKind`] states, on one real legacy string.
-    fn keeps_the_contract<K: PuzzleKind + std::fmt::Debug>(legacy: &str) {
+    /// The invariants [`Puzzle`] states, on one real legacy string.
+    fn keeps_the_contract<K: Puzzle + std::fmt::Debug>(legacy: &str) {
         let k = K::parse(legacy).unwrap();
         let (legacy_form, packed_form) = (k.to_legacy(), k.to_packed());
         assert_eq!(K::parse(&legacy_form).unwrap().to_legacy(), legacy_form);

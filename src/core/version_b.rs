@@ -1,21 +1,17 @@
-//! Version B strings ("String Definitions 2.0", docs/formats.md "Version B"),
-//! the envelope shared by the three types: the 3-character header (type
-//! letter, size, version letter), the fixed-width base-36 fields that follow
-//! it, and the rejection of the Version B types the archive does not hold,
-//! by name. The dispatch to each type's reader and writer is `puzzle`'s.
+//! Version B strings ("String Definitions 2.0", docs/formats.md "Version
+//! B"), the envelope shared by the three types: the 3-character header, the
+//! fixed-width base-36 fields that follow it, and the rejection by name of
+//! the Version B types the archive does not hold.
 //!
-//! What a field *means* is the type's business: `sudoku::version_b` (also
-//! the cell content Killer reuses), `killer::version_b`, `str8ts::version_b`.
-//!
-//! Recognition must not slow the one-line path: [`claim`] looks at the third
-//! byte first (a digit or `.` in every legacy string) and at the length
-//! (81, 162 and 243 are the legacy and packed lengths, never a Version B
-//! one), so a legacy or packed line costs one or two comparisons. Pure: no I/O.
+//! What a field *means* is the type's (`sudoku`, `killer`, `str8ts`
+//! `version_b`, reached through the `Puzzle` contract). Must not slow the
+//! one-line path: [`claim`] rejects a legacy or packed line in one or two
+//! comparisons. Pure: no I/O.
 
 use std::fmt;
 
 use crate::core::grid::{CELLS, Cell};
-use crate::core::kind::PuzzleType;
+use crate::core::vocabulary::PuzzleType;
 
 /// Length of the header: type letter, size, version letter.
 pub const HEADER_LEN: usize = 3;

@@ -1,33 +1,12 @@
 //! Delimited records (CSV, TSV, `;`- or `|`-separated, or words split by
-//! spaces): finds the delimiter, the header (if any) and the puzzle column,
-//! and hands the pipeline one field per record, with the record's other
-//! fields (see [`super::fields`]). A Killer string spread over two adjacent
-//! fields (its comma taken as a delimiter) is joined back together. A
-//! krazydad Killer CSV (a header with `puzz_color` and `puzz_hint`) hands
-//! on both fields, which the pipeline turns into one Killer.
+//! spaces): finds the delimiter, the header and the puzzle column, and
+//! hands the pipeline one field per record with its other fields
+//! ([`super::fields`]); joins a Killer split at its comma and pairs a
+//! krazydad Killer CSV's two fields.
 //!
-//! The delimiter, unless given (`--delimiter`), is sniffed from the first
-//! chunk's lines, never from the file's name ([`sniff`]): the one that
-//! splits the most long lines into a field shaped like a puzzle string,
-//! else the one the first line holds most of. The puzzle column is the one
-//! given (`--column`), else the header's named column if it holds puzzles,
-//! else the column that holds puzzles in the sample, else a known header
-//! name, else the first.
-//!
-//! Records are physical lines: the input is split into lines first (by
-//! [`TextReader`], which also bounds their length), and each line's fields
-//! are parsed on their own. A quoted field therefore never runs past its
-//! line: a line whose quote is not closed is rejected as a `csv` record
-//! (`csv: unterminated quoted field`) and the next line is read as usual,
-//! where a CSV parser reading the whole stream would take the rest of the
-//! file into that one field. Quoted fields holding a line break, which no
-//! puzzle string needs, are given up for this. Lines without a quote (all
-//! of a Kaggle file) are split on the delimiter directly, and the puzzle
-//! field is a range of the line as read: no copy, no parser state.
-//!
-//! Blank lines are skipped, as in text files; the header is looked for in
-//! the first line that parses, and a byte order mark at the start of the
-//! file is dropped.
+//! Records are physical lines, parsed one at a time: a quote never runs
+//! past its line. Must not guess from a file's name. How the delimiter and
+//! column are chosen: docs/architecture.md "Module notes".
 
 use std::io::{self, Read};
 use std::ops::Range;

@@ -1,16 +1,12 @@
 //! Compressed input: gzip (several members too), zstd, xz and bzip2 are
 //! recognised by their first bytes, never by the file's name, and decoded
-//! as a stream, so memory does not grow with the file (the decoders hold a
-//! window of their own, at most some tens of MiB for `xz -9`). Anything
-//! else is read as it is.
+//! as a stream, so memory does not grow with the file. Anything else is
+//! read as it is.
 //!
-//! A decoding error (corrupt or truncated data, bytes after the last gzip
-//! member that are not gzip) is an `io::Error` from the reader, saying
-//! which format failed and why; the lines decoded before it have been
-//! handed on already (see [`super::text`]), and the pipeline fails the run
-//! with the file's name and this message (the archive then takes back what
-//! the file's read wrote). An error from beneath the decoder that is not
-//! about the data ([`super::Changed`]) is passed on as it is.
+//! A decoding error is an `io::Error` naming the format and why; the lines
+//! decoded before it have been handed on already. An error from beneath
+//! ([`super::Changed`]) is passed on as it is. In full:
+//! docs/architecture.md "Module notes".
 
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Chain, Cursor, Read};

@@ -1,27 +1,14 @@
 //! A pipe's text, read ahead by a thread of its own, so that the line
 //! reader above it is never stuck in a read while it holds lines: when no
 //! bytes come for [`STALL`], a read says so ([`io::ErrorKind::WouldBlock`])
-//! instead of waiting, and the chunk readers hand on the lines they have
-//! (see [`super::text`]). A pipe that goes quiet after some lines, or a
-//! trickle of a line a second, then gets its lines to the writer, whose
-//! batch deadline commits them; and a stop request is seen within a stall.
+//! and the lines read so far go on; a stop request (`halt`) is seen within
+//! a stall.
 //!
-//! A run asked to stop raises `halt`: the thread then takes no more bytes
-//! from the input (those a read in progress brings still come through),
-//! and once what it read has been handed on, a read says the input stalled
-//! and so does every read after it. The lines read from a pipe before the
-//! stop are so handed on, and none after.
-//!
-//! Opening a named pipe waits for its writer, as `cat` does; [`open_pipe`]
-//! waits on a thread of its own, so that a stop asked for
-//! ([`crate::stop`]) ends the wait at once.
-//!
-//! Only inputs that cannot be read again are fed this way (standard input,
-//! pipes, devices); a regular file is read where it is, as before. The
-//! thread owns the raw input and its decoding (the first bytes that tell a
-//! compression format are read there too, however slowly they come), so a
-//! decoder never sees a read that did not finish. It must not parse: it
-//! only moves bytes.
+//! Only inputs that cannot be read again are fed this way; opening a named
+//! pipe waits for its writer on a thread of its own ([`open_pipe`]), so a
+//! stop ends the wait at once. The thread owns the raw input and its
+//! decoding and must not parse: it only moves bytes. In full:
+//! docs/architecture.md "Module notes".
 
 use std::fs::File;
 use std::io::{self, Read};

@@ -1,25 +1,11 @@
 //! The command line's inputs as the list of things to read: a folder
-//! becomes every regular file under it, recursively, sorted by path (byte
-//! order, so the order, and with it every line number's file, is the same
-//! on every run); `-` stays standard input; any other path stays as given
-//! (opening it is what tells whether it exists).
+//! becomes every regular file under it, recursively, sorted by path; `-`
+//! stays standard input; any other path stays as given.
 //!
-//! Inside folders, names starting with `.` are skipped (files and whole
-//! folders), symbolic links are followed but a link back into its own
-//! ancestors is not (walkdir detects the loop), and only regular files are
-//! taken (not pipes, sockets or devices, which could block the run). With
-//! globs, a file is taken when its path relative to the folder matches one
-//! of them (`*` also matches `/`, so `*.txt` finds text files at any depth).
-//!
-//! An entry under a folder that cannot be read (a dangling symbolic link,
-//! a subfolder without permission) does not stop the others: it is left
-//! out and reported ([`Expanded::unreadable`]), for the command to say so
-//! and to end with a status that shows it. Only the folder itself must be
-//! readable.
-//!
-//! Files given in `exclude` (the archive and its companions) are never
-//! inputs: skipped inside a folder, refused when named. They are compared
-//! as files (device and inode on Unix), not as spellings of a path.
+//! Skips hidden names, link loops and non-regular files; an unreadable
+//! entry is reported ([`Expanded::unreadable`]), not fatal; the archive and
+//! its companions (`exclude`) are never inputs, compared as files. Does not
+//! open or read anything. In full: docs/architecture.md "Module notes".
 
 use std::io;
 use std::path::{Path, PathBuf};

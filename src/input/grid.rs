@@ -1,19 +1,10 @@
 //! Grids on nine lines: what a line of a grid is, and how nine rows (or,
-//! for Str8ts, two blocks of nine) become one puzzle string. Pure string
-//! handling over bytes; which lines form a grid is decided by
-//! [`super::layout`], which calls [`classify`] on each short line.
+//! for Str8ts, two blocks of nine) become one of the archive's own legacy
+//! strings. Which lines form a grid is [`super::layout`]'s, which calls
+//! [`classify`] on each short line.
 //!
-//! A row is a line of at most [`MAX_ROW`] bytes whose characters are cells
-//! and spacing: `1`-`9` givens, `0` `.` `_` `*` `-` empty (classic), `#`
-//! and `a`-`i` a black cell empty or given 1-9 (Str8ts, one grid), `x` a
-//! black cell (a Str8ts colour grid, followed by a grid of its digits), with
-//! spaces, tabs, `|` and `+` between them ignored. A line of nothing but
-//! `-`, `=`, `+`, `|` and spaces is a separator line (so a row of nine `-`
-//! empties reads as one: spell an empty row with `.` or `0`).
-//!
-//! The strings made are the archive's own: a classic grid is the 81-digit
-//! legacy string (`0` empty), a Str8ts grid the 162-character legacy string
-//! (81 digits, then 81 colour flags, `1` black).
+//! Pure string handling over bytes, no I/O. The characters of a row and of
+//! a separator line: docs/architecture.md "Module notes".
 
 /// The longest line read as a grid row or separator.
 pub const MAX_ROW: usize = 64;

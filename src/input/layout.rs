@@ -1,23 +1,11 @@
-//! Text input: tells, per file, how its records are laid out, and frames
-//! them. A text file holds puzzle strings one per line (trailing text kept
-//! as the record's fields), grids on nine lines (see [`grid`]), or both;
-//! or, when the first word of its long lines is no puzzle string, delimited
-//! lines whose delimiter and puzzle field are sniffed from the first chunk
-//! (then framed as CSV records, see [`csv_file`]).
+//! Text input: tells, per file, how its records are laid out (strings one
+//! per line, grids on nine lines, or delimited lines handed to
+//! [`csv_file`]) and frames them into items.
 //!
-//! A grid is one record: its first row's item carries the grid as one
-//! puzzle string ([`ItemKind::Grid`]) or why it is damaged
-//! ([`ItemKind::BadGrid`], naming the line inside it), and each of its
-//! other lines, with its title line (`Grid 01`) and a note after it, is an
-//! [`ItemKind::Part`]: every line is still one item, in order. A grid that
-//! runs past the end of a chunk is carried, whole, into the next one: the
-//! carried lines are bounded (a run of rows stops at [`MAX_RUN_ROWS`] rows
-//! or four times as many lines, and at most 16 blank lines are looked past
-//! for a Str8ts digits grid or a note), so memory stays bounded too.
-//!
-//! The one-line fast path stays one: a line longer than [`grid::MAX_ROW`]
-//! is no row, told by its length alone, and a line without a separator
-//! byte has no trailing fields, told by two `memchr` scans.
+//! Every line stays one item, in order: a grid is the item of its first row
+//! and [`ItemKind::Part`]s after it, carried whole into the next chunk when
+//! it straddles one, with bounded lookahead ([`MAX_RUN_ROWS`]). The one-line
+//! fast path must stay one. In full: docs/architecture.md "Module notes".
 //!
 //! [`csv_file`]: super::csv_file
 

@@ -1,44 +1,14 @@
 //! Reading input: turns files, folders, pipes and standard input into
 //! [`Chunk`]s of lines (or CSV fields) for the pipeline, with line numbers
-//! and bounded memory.
+//! and bounded memory, and says what each input is ([`Identity`],
+//! [`Content`]) for the archive. One layer per file: `folder`, `open`,
+//! `feed`, `decompress`, `text`, `csv_file`, `layout`, `grid`, `fields`.
 //!
-//! Owns file handling and framing only; what a line means is decided by the
-//! pipeline and the domain core. Every outside-world read of puzzle input
-//! happens here. The layers, each in its own file:
-//!
-//! - [`folder`]: a folder on the command line becomes its files, sorted;
-//! - [`open`]: each input is opened exactly once (a named pipe or
-//!   `/dev/fd/N` cannot be opened twice), up front, and the handle is what
-//!   the reader thread reads;
-//! - [`decompress`]: gzip, zstd, xz and bzip2 are recognised by their magic
-//!   bytes and decoded as a stream;
-//! - [`text`] splits the (decoded) bytes into physical lines, and [`csv_file`]
-//!   parses each line of a delimited file on its own (its delimiter sniffed
-//!   from the content), so that no quote can reach past its line;
-//! - [`layout`] tells what a text file holds: one string per line, grids
-//!   on nine lines ([`grid`]), or delimited lines (handed to [`csv_file`]);
-//! - [`fields`] keeps the other fields of a record (ids, ratings, titles)
-//!   as bounded JSON text.
-//!
-//! Line numbers are always physical lines of the decoded text, and every
-//! physical line becomes exactly one [`Item`]: a record over several lines
-//! (a grid) is the item of its first line, its other lines
-//! [`ItemKind::Part`]s. Each chunk says what its reader understood of the
-//! file ([`Chunk::layout`]), for the summary and `check`.
-//!
-//! It also says what an input *is*, for the archive: its [`Identity`] (a
-//! file's canonical path, standard input's name), and its [`Content`], the
-//! size and XXH128 of its bytes as stored. Every reader hashes what passes
-//! through it ([`Hashing`], beneath any decoding, so a compressed file's
-//! hash is that of its compressed bytes) and publishes the result only at
-//! the end of the input; [`content_of`] hashes a whole file ahead, to prove
-//! it unchanged without parsing it.
-//!
-//! A regular file must hold still while it is read ([`Steady`]): one that
-//! grew, shrank or was written over between the start of its read and its
-//! end is a read error ([`Changed`]) at its end, not an end, so a half
-//! written last line is never taken for a whole one, nor a mix of two
-//! versions for a file.
+//! Owns file handling and framing only: what a line means is the pipeline's
+//! and the core's. Every physical line becomes exactly one [`Item`]; a file
+//! that changes while it is read is a read error ([`Changed`]), never a
+//! short read. The layers and guarantees in full: docs/architecture.md
+//! "Module notes".
 
 pub mod binary;
 pub mod csv_file;

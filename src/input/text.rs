@@ -1,18 +1,10 @@
 //! Splits a byte stream into physical lines for the pipeline: `\n`, `\r\n`
 //! and a lone `\r` all end a line; a line longer than the limit
-//! ([`MAX_LINE`] for text) is cut and flagged, never held whole. Bytes are
-//! not decoded here (bad UTF-8 is a reject, not a read error). CSV input is
-//! split here too, before its fields are parsed line by line.
+//! ([`MAX_LINE`] for text) is cut and flagged, never held whole.
 //!
-//! A read error (a failing disk, corrupt compressed data) does not lose the
-//! lines read before it: the chunk of whole lines read so far is handed on
-//! first, and the error comes with the next call. The line the error cut
-//! short is not handed on.
-//!
-//! A stall (no bytes for a while from a pipe, see [`super::feed`]) ends the
-//! chunk at the last whole line: the lines read so far are handed on at
-//! once, a line begun is kept for the next call, and a call that has no
-//! whole line to give returns the stall, for the caller to try again.
+//! Does not decode bytes. A read error or a stall ([`super::feed`]) hands
+//! on the whole lines read before it first, never a line it cut short. In
+//! full: docs/architecture.md "Module notes".
 
 use std::io::{self, BufRead, BufReader, Read};
 

@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 
 use super::{Picture, escape, svg};
-use crate::core::kind::PuzzleType;
+use crate::core::vocabulary::PuzzleType;
 
 /// The paper a book is laid out for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

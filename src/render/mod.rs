@@ -13,8 +13,8 @@ pub mod text;
 
 use crate::core::grid::CELLS;
 use crate::core::killer::cages::Regions;
-use crate::core::kind::{Analysis, PuzzleType};
 use crate::core::mask::Mask;
+use crate::core::vocabulary::{Analysis, PuzzleType};
 use crate::core::{base32, sudoku};
 
 /// Why a stored puzzle cannot be drawn: its strings do not read back (a

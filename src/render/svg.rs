@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 
 use super::Picture;
 use crate::core::grid::CELLS;
-use crate::core::kind::PuzzleType;
+use crate::core::vocabulary::PuzzleType;
 
 /// One cell's side in user units (pixels when drawn at its own size).
 pub const CELL: u32 = 50;

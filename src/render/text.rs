@@ -10,8 +10,8 @@
 //! colour the text is the same minus the escapes.
 
 use super::Picture;
-use crate::core::kind::PuzzleType;
 use crate::core::mask::Digit;
+use crate::core::vocabulary::PuzzleType;
 
 /// What one grid shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

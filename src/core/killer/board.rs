@@ -7,7 +7,10 @@ use crate::core::grid::cell_at;
 use crate::core::grid::{CELLS, Cell};
 use crate::core::mask::{Digit, Mask};
 
-use super::{COLOURS, cages, format};
+use super::{cages, format};
+
+/// The most colours a Killer string can draw with.
+pub const COLOURS: u8 = 5;
 
 /// One cage: its cells in reading order and its sum. A cage has at most
 /// nine cells (a larger region is rejected), kept in place, not on the heap.

@@ -1,41 +1,18 @@
 //! Killer Sudoku canonical form: the least legacy string over the
 //! box-preserving position maps that keep every cage a cage.
 //!
-//! Owns the search and the greedy recolouring that writes a moved layout back
-//! in the legacy form; reads only the legacy `<layout>,<sums>[,<digits>]`
-//! string. Does not check that sums or digits make a sound puzzle.
-//!
-//! Why not all 3,359,232 maps: a cage is a connected region, and most maps
-//! tear some cage apart (swapping two rows of a band separates a cage that
-//! spans the other boundary). The torn result is a different puzzle in this
-//! format: read back, one cage becomes two, one of them without a sum. So a
-//! map counts only if every cage stays 4-connected. A cage that spans several
-//! rows must keep those rows contiguous, which leaves few row orders and few
-//! column orders for real puzzles; the search enumerates those and builds the
-//! string for each surviving combination.
-//!
-//! The order of offers: a candidate's layout is written char by char and
-//! dropped at the first char that sorts after the best so far, so the cost
-//! depends on how soon a good best is found. The first row of a pair is
-//! bounded from below by colouring it with the column order's links alone
-//! (`Heads`): one bound per (first line of the row order, column order),
-//! shared by every row order that starts with that line. The pair with the
-//! least bound is offered first; it is nearly always the winner or ties with
-//! it on the first row. Then every pair in plain enumeration order whose
-//! bound does not read after the best first row; the rest cannot win and are
-//! skipped unwritten, whole row orders at once when no bound of their first
-//! line can. On the 8,000 krazydad puzzles (callgrind,
-//! `--toggle-collect='*killer::canon::killer'`, canon bench `--fast-only`)
-//! this took the search from 812.7M to 680.4M instructions (102k to 85k a
-//! puzzle), and the puzzle with the most orders (18,432 pairs a view) from
-//! 17.2M to 3.7M.
+//! Owns the search and the greedy recolouring that writes a moved layout
+//! back in the legacy form; reads only the legacy `<layout>,<sums>[,<digits>]`
+//! string. Does not check that sums or digits make a sound puzzle. Why only
+//! cage-keeping maps, the order of offers and what it saved:
+//! docs/performance.md "Module notes".
 
 use std::cmp::Ordering;
 use std::ops::{BitAnd, BitOr, BitOrAssign};
 
 use super::cages::Regions;
 use crate::core::grid::cell_at;
-use crate::core::kind::CanonError;
+use crate::core::vocabulary::CanonError;
 
 #[cfg(any(test, feature = "bench-reference"))]
 mod reference;

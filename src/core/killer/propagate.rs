@@ -6,8 +6,8 @@
 
 use crate::core::grid::CELLS;
 use crate::core::grid::cell_at;
-use crate::core::kind::{KILLER_SEARCH_LIMIT, Status};
 use crate::core::mask::Mask;
+use crate::core::vocabulary::{KILLER_SEARCH_LIMIT, Status};
 
 use super::board::Killer;
 use super::solve::{Board, Conflict, Solver};

@@ -1,56 +1,14 @@
-//! Killer propagation and search over candidate masks.
+//! Killer propagation and search over candidate masks: the Sudoku cube
+//! rules plus each cage as a line whose distinct digits add to its sum, run
+//! from a worklist to their fixpoint, and a search that counts solutions up
+//! to two (with the rule of 45 below the root only). Here: the solver's
+//! fixed data and the driver; one file beside it per rule or job (`board`,
+//! `cells`, `singles`, `cage`, `rule_of_45`, `search`).
 //!
-//! The Sudoku cube rules (deduce along every cell, row-digit, column-digit and
-//! box-digit line; eliminate hidden and naked singles) plus each cage as a line
-//! whose distinct digits add to its sum. The search counts solutions up to two
-//! branching on the cell that strikes the most (few candidates, shared by
-//! many neighbours); its hot loop copies a fixed-size
-//! board on the stack and never allocates. Knows nothing of strings.
-//!
-//! One file per rule or job:
-//!
-//! - `board`: the candidates and each unit's place counters, and `narrow`,
-//!   the one way a cell changes, which keeps the counters and the worklist
-//!   (`Dirty`) true.
-//! - `cells`: cells, peers and units as bit sets and tables, built at
-//!   compile time.
-//! - `singles`: naked singles (a placed digit leaves its neighbours) and
-//!   hidden singles (a digit with one place left in a unit goes there).
-//! - `cage`: the cage rule, each cage a line whose distinct digits add to
-//!   its sum.
-//! - `rule_of_45`: the unit sums that only the search adds.
-//! - `search`: the count up to two, and the choice of the cell to branch on.
-//! - here: the solver's fixed data, and the driver: the rules from the
-//!   worklist to their fixpoint, or in the fixed order for the message.
-//! - `reference` (tests only): the rules exactly as docs/formats.md states
-//!   them, in the fixed order, and a plain search: the specification and
-//!   the oracle the tests hold this solver to, board for board.
-//!
-//! Propagation only looks again at what changed. Every cell narrowed to one
-//! digit is queued for naked singles, every narrowed cell for the cages
-//! holding it, and a cage none of whose cells changed since it was last
-//! examined is skipped. The board counts the places of each digit in each
-//! unit (nine 4-bit counters in a word per unit, all lowered by one
-//! subtraction when a cell narrows), so hidden singles visit only the digits
-//! whose count just fell to one or none, and a cage pushes a required digit
-//! out of a unit only when the count shows a place outside the cage. The
-//! rules are monotone, so the fixpoint does not depend on that order, and
-//! whether a contradiction is met does not either; *which* one is met first
-//! does. So when the root propagation meets one, it starts again from the
-//! board it was given in the old fixed order (all naked singles, then all 27
-//! units scanned, then all cages, from the top after any change), which
-//! names the conflict the archive has always stored. The search only needs
-//! to know that there was one.
-//!
-//! Below the root the search adds the rule of 45 ([`unit_sums`]): each
-//! row, column and box adds to 45, so the cells of a unit left over by the
-//! cages inside it, or those outside it of the cages covering it, add to a
-//! known sum and, lying in one unit, take distinct digits: a cage in all
-//! but name. The root must not use it (docs/formats.md "Propagation" fixes the root's rules,
-//! and the stored board is their fixpoint). It is built only for a board
-//! the root left open, and only for sets of one to three cells: larger ones
-//! cut few more nodes and cost more. How each of these choices was
-//! measured, and what was dropped, is in `docs/performance.md`.
+//! Knows nothing of strings and must not allocate in the search. A
+//! contradiction at the root is named by rerunning the old fixed order;
+//! the readable rules the tests hold this to are `killer/rules.rs`. Design
+//! and measurements: docs/performance.md "Module notes".
 
 use crate::core::grid::{CELLS, UNITS};
 
@@ -86,7 +44,7 @@ pub struct Solver {
 pub struct Count {
     pub found: u8,
     /// Search nodes visited; past
-    /// [`KILLER_SEARCH_LIMIT`](crate::core::kind::KILLER_SEARCH_LIMIT) the
+    /// [`KILLER_SEARCH_LIMIT`](crate::core::vocabulary::KILLER_SEARCH_LIMIT) the
     /// search gives up.
     pub nodes: u64,
     pub solution: [u16; CELLS],
@@ -230,7 +188,9 @@ impl Solver {
 }
 
 #[cfg(test)]
-mod reference;
+mod reference {
+    pub use super::super::rules::*;
+}
 
 #[cfg(test)]
 mod tests;

@@ -1,9 +1,13 @@
+use super::propagate::masks;
 use super::*;
 use crate::core::grid::UNITS;
 use crate::core::grid::box_of;
 use crate::core::grid::cell_at;
-use crate::core::kind::Status;
+use crate::core::grid::{CELLS, Cell};
+use crate::core::mask::Digit;
 use crate::core::mask::Mask;
+use crate::core::vocabulary::PuzzleType;
+use crate::core::vocabulary::Status;
 use krazydad::{FIRST500, Row, rows};
 use proptest::prelude::*;
 

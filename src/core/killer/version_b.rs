@@ -13,12 +13,12 @@
 
 use super::{Form, Killer, format};
 use crate::core::grid::CELLS;
-use crate::core::kind::Analysis;
 use crate::core::mask::Digit;
 use crate::core::sudoku::version_b::Content;
 use crate::core::version_b::{
     self, Error, Failed, Kind, cell, field_text, push_field, read_fields,
 };
+use crate::core::vocabulary::Analysis;
 
 impl From<super::Error> for Failed<super::Error> {
     fn from(e: super::Error) -> Self {

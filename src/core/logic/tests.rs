@@ -3,9 +3,9 @@
 //! sentences, and its agreement with Sudoku Explainer's ratings.
 
 use crate::core::grid::CELLS;
-use crate::core::kind::Solutions;
 use crate::core::sudoku::corpus::puzzles;
 use crate::core::sudoku::count_solutions;
+use crate::core::vocabulary::Solutions;
 
 use super::step::tenths;
 use super::{Budget, Outcome, Solution, solve};

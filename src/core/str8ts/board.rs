@@ -7,20 +7,37 @@ use crate::core::mask::Mask;
 
 use super::compartment::Compartment;
 
+/// Every cell by index, for loops and tables that already know `i < 81`.
+pub(super) const CELL: [Cell; CELLS] = {
+    let mut t = [match Cell::new(0) {
+        Some(c) => c,
+        None => panic!("cell 0 exists"),
+    }; CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        t[i] = match Cell::new(i) {
+            Some(c) => c,
+            None => panic!("cells below 81 exist"),
+        };
+        i += 1;
+    }
+    t
+};
+
 /// A Str8ts position: colours, given flags and each cell's digits.
 ///
 /// A black cell holds `Mask::EMPTY` or its given digit; a white cell holds its
 /// candidates (one bit = placed). The invariants are the ones the parsers
-/// check, so every `Board` writes back to a string that reads again.
+/// check, so every `Str8ts` writes back to a string that reads again.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Board {
+pub struct Str8ts {
     pub(super) black: [bool; CELLS],
     pub(super) given: [bool; CELLS],
     pub(super) cells: [Mask; CELLS],
     pub(super) compartments: Vec<Compartment>,
 }
 
-impl Board {
+impl Str8ts {
     pub fn is_black(&self, c: Cell) -> bool {
         self.black[c.index()]
     }
@@ -57,8 +74,8 @@ impl Board {
 
     /// The same puzzle with new cell contents: propagation's output. Black
     /// cells and givens keep what they had; the solver never changes them.
-    pub(super) fn with_masks(&self, cells: [Mask; CELLS]) -> Board {
-        Board {
+    pub(super) fn with_masks(&self, cells: [Mask; CELLS]) -> Str8ts {
+        Str8ts {
             cells,
             ..self.clone()
         }

@@ -7,7 +7,7 @@
 //! straight into a straight. Owns only that; no parsing beyond the legacy form.
 
 use crate::core::grid::cell_at;
-use crate::core::kind::CanonError;
+use crate::core::vocabulary::CanonError;
 
 const FORMAT: &str = "str8ts legacy";
 

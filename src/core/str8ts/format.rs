@@ -6,7 +6,7 @@ use crate::core::base32;
 use crate::core::grid::CELLS;
 use crate::core::mask::{Digit, Mask};
 
-use super::board::Board;
+use super::board::Str8ts;
 use super::{CELL, Error, Form};
 
 /// Length of the legacy form: 81 digits then 81 colours.
@@ -16,19 +16,19 @@ pub const PACKED_LEN: usize = 3 * CELLS;
 /// The largest legal packed cell value: white with all nine candidates, `1vs`.
 const PACKED_MAX: u16 = 511 << 2;
 
-impl Board {
+impl Str8ts {
     /// Reads either form, told apart by length (162 legacy, 243 packed).
-    pub fn parse(s: &str) -> Result<Board, Error> {
+    pub fn parse(s: &str) -> Result<Str8ts, Error> {
         match s.len() {
-            LEGACY_LEN => Board::from_legacy(s),
-            PACKED_LEN => Board::from_packed(s),
+            LEGACY_LEN => Str8ts::from_legacy(s),
+            PACKED_LEN => Str8ts::from_packed(s),
             len => Err(Error::Length { len }),
         }
     }
 
     /// Reads the legacy form: 81 of `0`-`9`, then 81 of `0` (white) / `1` (black).
     /// A white `0` has all nine candidates; a black `0` is an empty black cell.
-    pub fn from_legacy(s: &str) -> Result<Board, Error> {
+    pub fn from_legacy(s: &str) -> Result<Str8ts, Error> {
         let b = s.as_bytes();
         if b.len() != LEGACY_LEN {
             return Err(Error::Length { len: b.len() });
@@ -60,12 +60,12 @@ impl Board {
                 cells[i] = Mask::EMPTY;
             }
         }
-        Board::checked(black, given, cells, Form::Legacy)
+        Str8ts::checked(black, given, cells, Form::Legacy)
     }
 
     /// Reads the packed form: per cell `n = (mask << 2) | (black << 1) | given`,
     /// three base-32 characters, either case.
-    pub fn from_packed(s: &str) -> Result<Board, Error> {
+    pub fn from_packed(s: &str) -> Result<Str8ts, Error> {
         let b = s.as_bytes();
         if b.len() != PACKED_LEN {
             return Err(Error::Length { len: b.len() });
@@ -108,7 +108,7 @@ impl Board {
             given[i] = is_given;
             cells[i] = mask;
         }
-        Board::checked(black, given, cells, Form::Packed)
+        Str8ts::checked(black, given, cells, Form::Packed)
     }
 
     /// The legacy form of the givens and colours: a white cell that is not a

@@ -1,50 +1,18 @@
-//! Propagation and search for Str8ts: row and column uniqueness (digits in
-//! black cells count), compartment straights, naked singles, then a
-//! depth-first search that counts solutions up to two. Works on candidate
-//! masks only; knows nothing of the string formats.
+//! The fast Str8ts engine: row and column uniqueness, compartment
+//! straights and naked singles from a worklist, then a depth-first search
+//! that counts solutions up to two. One file per rule or job: `layout`,
+//! `work`, `search`, the root rules (`singles`, `compartment`), the rules
+//! only the search uses (`fillings`, `tally`, `sets`) and `lanes`.
 //!
-//! There are no boxes, and no hidden singles along rows or columns: a Str8ts
-//! row need not hold every digit, so "one place left for 5 in this row" proves
-//! nothing. The only hidden-single rule is inside a compartment, for a digit
-//! that every straight still possible there needs; such a digit also leaves
-//! the rest of the compartment's row or column.
-//!
-//! One file per rule or job:
-//!
-//! - `layout`: the fixed part of a puzzle the rules read (lines,
-//!   compartments as runs along them, each cell's compartments).
-//! - `work`: the worklist (cells newly placed, compartments to rerun, lines
-//!   to recount) and what the search keeps per node (`Fits`).
-//! - `search`: the driver: runs the rules from the worklist to their
-//!   fixpoint, at the root and below it, and the depth-first count.
-//! - the root rules of docs/formats.md ("Propagation"): `singles` (a placed digit leaves its row
-//!   and column) and `compartment` (only straights that fit survive; a digit
-//!   every one needs goes to its only place and leaves the rest of the line).
-//! - the rules only the search uses, below the root: `fillings` (each cell
-//!   keeps the digits it takes in some filling of a fitting straight),
-//!   `tally` (per digit, as many rows as columns hold it) and `sets` (the
-//!   same count for every set of digits, for a search that wanders).
-//! - arithmetic the rules share: `lanes` (nine counters in a word), and
-//!   the type's `straights` (which straights fit, spread and needed digits,
-//!   by table), which the reference order in `propagate.rs` reads too.
-//!
-//! Invariants. The rules only remove candidates, and each removal stays
-//! justified after any other, so the fixpoint is the same in any order: the
-//! worklist reaches the board the reference order reaches. Which
-//! contradiction shows first does depend on the order, so the worklist only
-//! says `Dead`, and the root reruns the reference order
-//! (`str8ts/propagate.rs`) for the message; the search
-//! needs no message. The stored root is the fixpoint of the root rules
-//! alone: the search's own rules (`fillings`, `tally`, `sets`) run only
-//! below it. The tests hold the root to the reference order and the answer
-//! to its plain search (`propagate::count`, tests only; the solver deduces
-//! more below the root, so its tree is smaller, not the same). How each rule earned its place, measured, is
-//! in `docs/performance.md`.
+//! Works on candidate masks only; knows nothing of the string formats. The
+//! stored root is the fixpoint of the root rules alone, and a contradiction
+//! there is named by `rules.rs`, the readable reference the tests hold this
+//! engine to. Design and measurements: docs/performance.md "Module notes".
 
-use crate::core::kind::{self, STR8TS_SEARCH_LIMIT};
 use crate::core::mask::Mask;
+use crate::core::vocabulary::{self, STR8TS_SEARCH_LIMIT};
 
-use super::board::Board;
+use super::board::Str8ts;
 
 mod compartment;
 mod fillings;
@@ -60,33 +28,33 @@ use layout::Layout;
 
 /// What the search found: a unique solution is the board with every white
 /// cell placed; past [`STR8TS_SEARCH_LIMIT`] nodes the search gives up.
-pub type Solutions = kind::Solutions<Box<Board>>;
+pub type Solutions = vocabulary::Solutions<Box<Str8ts>>;
 
 /// Runs propagation to its fixpoint. `Err` holds the contradiction's message.
-pub fn propagate(board: &Board) -> Result<Board, String> {
+pub fn propagate(board: &Str8ts) -> Result<Str8ts, String> {
     root(board, &Layout::new(board.black()))
 }
 
 /// The root fixpoint: by the worklist when it finds no contradiction (the
 /// fixpoint is the same whatever the order), else by the rules in their
 /// reference order, for the message.
-fn root(board: &Board, layout: &Layout) -> Result<Board, String> {
+fn root(board: &Str8ts, layout: &Layout) -> Result<Str8ts, String> {
     let mut bits = board.masks().map(Mask::bits);
     if layout.root(&mut bits).is_ok() {
         return Ok(board.with_masks(bits.map(Mask::from_bits_truncate)));
     }
-    super::propagate::in_order(board)
+    super::rules::in_order(board)
 }
 
 /// Counts solutions, stopping at two, and keeps the solution when it is unique.
-pub fn solve(board: &Board) -> Solutions {
+pub fn solve(board: &Str8ts) -> Solutions {
     solve_counting(board).0
 }
 
 /// Propagation, then the count from its fixpoint: what an import does,
 /// with the layout built and the fixpoint reached once rather than again
 /// by [`solve`]. `Err` holds the contradiction's message.
-pub fn propagate_and_solve(board: &Board) -> Result<(Board, Solutions), String> {
+pub fn propagate_and_solve(board: &Str8ts) -> Result<(Str8ts, Solutions), String> {
     let layout = Layout::new(board.black());
     let root = root(board, &layout)?;
     let (solutions, _) = count_from(&layout, &root);
@@ -94,7 +62,7 @@ pub fn propagate_and_solve(board: &Board) -> Result<(Board, Solutions), String> 
 }
 
 /// [`solve`] with the number of search nodes it visited.
-fn solve_counting(board: &Board) -> (Solutions, u64) {
+fn solve_counting(board: &Str8ts) -> (Solutions, u64) {
     let layout = Layout::new(board.black());
     match root(board, &layout) {
         Ok(root) => count_from(&layout, &root),
@@ -103,7 +71,7 @@ fn solve_counting(board: &Board) -> (Solutions, u64) {
 }
 
 /// The search's count from a root fixpoint, and the nodes it visited.
-fn count_from(layout: &Layout, root: &Board) -> (Solutions, u64) {
+fn count_from(layout: &Layout, root: &Str8ts) -> (Solutions, u64) {
     let mut found = None;
     let mut count = 0;
     let bits = root.masks().map(Mask::bits);

@@ -4,6 +4,9 @@
 use proptest::prelude::*;
 
 use super::*;
+use crate::core::grid::Cell;
+use crate::core::mask::{Digit, Mask};
+use crate::core::vocabulary::{PuzzleType, Status};
 
 const REAL_LEGACY: &str = include_str!("../../../tests/data/str8ts/real_legacy.txt");
 
@@ -233,11 +236,11 @@ fn analysis_fields_follow_the_brief() {
     }
     // Fully propagated, the encoding reads back to the same candidates, and
     // its legacy form is the givens again.
-    let back = Board::from_packed(&a.encoding).unwrap_or_else(|e| panic!("{e}"));
+    let back = Str8ts::from_packed(&a.encoding).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back.masks(), &a.candidates);
     assert_eq!(back.to_legacy(), legacy);
     // The same puzzle given packed analyses the same.
-    let packed = Board::from_legacy(legacy)
+    let packed = Str8ts::from_legacy(legacy)
         .map(|b| b.to_packed())
         .unwrap_or_default();
     assert_eq!(analyse(&packed), Ok(a));
@@ -261,7 +264,7 @@ fn a_contradiction_is_a_status_with_a_message_and_the_board_as_read() {
     assert!(why.contains("r1c2") || why.contains("r1c1-r1c2"), "{why}");
     assert_eq!(
         a.encoding,
-        Board::from_legacy(&s)
+        Str8ts::from_legacy(&s)
             .map(|b| b.to_packed())
             .unwrap_or_default()
     );
@@ -273,7 +276,7 @@ fn base_legacy() -> &'static str {
 }
 
 fn base_packed() -> String {
-    Board::from_legacy(base_legacy())
+    Str8ts::from_legacy(base_legacy())
         .map(|b| b.to_packed())
         .unwrap_or_default()
 }
@@ -427,7 +430,7 @@ fn the_formats_md_example_values_decode_as_described() {
         ),
     ];
     for (v, black, given, mask) in cases {
-        let b = Board::from_packed(&with(v)).unwrap_or_else(|e| panic!("{v}: {e}"));
+        let b = Str8ts::from_packed(&with(v)).unwrap_or_else(|e| panic!("{v}: {e}"));
         let c = CELL[0];
         assert_eq!(
             (b.is_black(c), b.is_given(c), b.candidates(c)),
@@ -436,7 +439,7 @@ fn the_formats_md_example_values_decode_as_described() {
         );
         assert_eq!(b.to_packed(), with(v), "{v}");
         let upper =
-            Board::from_packed(&with(v).to_uppercase()).unwrap_or_else(|e| panic!("{v}: {e}"));
+            Str8ts::from_packed(&with(v).to_uppercase()).unwrap_or_else(|e| panic!("{v}: {e}"));
         assert_eq!(upper, b);
     }
 }
@@ -456,12 +459,12 @@ fn swap_flags(packed: &str) -> String {
 #[test]
 fn swapping_the_flag_bits_of_real_puzzles_is_rejected_or_reads_differently() {
     for (legacy, source) in real_puzzles() {
-        let board = Board::from_legacy(legacy).unwrap_or_else(|e| panic!("{source}: {e}"));
+        let board = Str8ts::from_legacy(legacy).unwrap_or_else(|e| panic!("{source}: {e}"));
         let swapped = swap_flags(&board.to_packed());
         // Real puzzles have empty black cells: `002` swaps to `001`, a given
         // flag on nothing.
         assert_eq!(
-            Board::from_packed(&swapped).map_err(|e| e.code()),
+            Str8ts::from_packed(&swapped).map_err(|e| e.code()),
             Err("clue-flag"),
             "{source}"
         );
@@ -547,29 +550,29 @@ fn legal_strings() -> impl Strategy<Value = (String, String)> {
 proptest! {
     #[test]
     fn legal_packed_strings_round_trip_byte_for_byte((packed, _) in legal_strings()) {
-        let board = Board::from_packed(&packed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let board = Str8ts::from_packed(&packed).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(board.to_packed(), packed.clone());
-        let upper = Board::from_packed(&packed.to_uppercase()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let upper = Str8ts::from_packed(&packed.to_uppercase()).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(upper, board);
     }
 
     #[test]
     fn legal_legacy_strings_round_trip_and_agree_with_packed((packed, legacy) in legal_strings()) {
-        let board = Board::from_legacy(&legacy).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let board = Str8ts::from_legacy(&legacy).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(board.to_legacy(), legacy.clone());
         prop_assert!(looks_like_legacy(&legacy));
-        let from_packed = Board::from_packed(&packed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let from_packed = Str8ts::from_packed(&packed).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(from_packed.to_legacy(), legacy);
     }
 
     #[test]
     fn swapped_flag_bits_are_rejected_or_read_as_another_board((packed, _) in legal_strings()) {
-        let board = Board::from_packed(&packed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let board = Str8ts::from_packed(&packed).map_err(|e| TestCaseError::fail(e.to_string()))?;
         // A board whose every cell has colour bit = given bit reads the same
         // either way; only the others tell the orders apart.
         let telling = Cell::all().any(|c| board.is_black(c) != board.is_given(c));
         prop_assume!(telling);
-        if let Ok(other) = Board::from_packed(&swap_flags(&packed)) {
+        if let Ok(other) = Str8ts::from_packed(&swap_flags(&packed)) {
             prop_assert_ne!(other, board);
         }
     }
@@ -579,8 +582,8 @@ proptest! {
         s in "[0-9a-vA-Z.#\u{e9}]{0,250}",
         legacy in "[0-9]{81}[01]{81}",
     ) {
-        let _ = Board::parse(&s);
-        let _ = Board::parse(&legacy);
+        let _ = Str8ts::parse(&s);
+        let _ = Str8ts::parse(&legacy);
     }
 }
 

@@ -6,12 +6,12 @@
 use crate::core::grid::{CELLS, Cell};
 use crate::core::mask::Mask;
 
-use super::board::Board;
+use super::board::Str8ts;
 use super::compartment::compartments;
 use super::{CELL, Error, Form};
 
-impl Board {
-    /// [`Board::checked`] for the other string readers of this crate: the
+impl Str8ts {
+    /// [`Str8ts::checked`] for the other string readers of this crate: the
     /// per-cell invariants (a black cell empty or a given, a white one with
     /// candidates) are the caller's to ensure.
     pub(crate) fn from_parts(
@@ -19,8 +19,8 @@ impl Board {
         given: [bool; CELLS],
         cells: [Mask; CELLS],
         form: Form,
-    ) -> Result<Board, Error> {
-        Board::checked(black, given, cells, form)
+    ) -> Result<Str8ts, Error> {
+        Str8ts::checked(black, given, cells, form)
     }
 
     /// Checks what spans several cells: no digit twice in a row or column,
@@ -30,7 +30,7 @@ impl Board {
         given: [bool; CELLS],
         cells: [Mask; CELLS],
         form: Form,
-    ) -> Result<Board, Error> {
+    ) -> Result<Str8ts, Error> {
         for line in 0..9 {
             for (along, step) in [("row", 1), ("column", 9)] {
                 let start = if step == 1 { line * 9 } else { line };
@@ -72,7 +72,7 @@ impl Board {
                 });
             }
         }
-        Ok(Board {
+        Ok(Str8ts {
             black,
             given,
             cells,

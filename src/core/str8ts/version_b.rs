@@ -1,28 +1,19 @@
 //! Str8ts as a Version B string (`T9B` + 81 fields of two base-36
-//! characters, docs/formats.md "Version B"): `0` white empty, `1`-`9` a
-//! white given, `10` black empty, `10 + d` a black given, `19 + d` a solved
-//! white digit, then the white candidates.
+//! characters, docs/formats.md "Version B"): white and black givens,
+//! solved digits and candidates.
 //!
-//! **Two conventions.** The specification puts candidates at `28 + mask`
-//! (29-539); str8ts.com went live with `29 + mask` (30-540). Only candidate
-//! values differ, so [`decode`] tells them apart by the values alone:
-//! a 540 can only be the live form, a 29 only the specification's (both in
-//! one string is a reject); when neither occurs, the reading whose
-//! candidates avoid every given (white or black) of their row and column
-//! is taken, the specification's when both (or neither) do. A cell with all
-//! nine candidates counts for neither: an untouched board is written so in
-//! both conventions, and would otherwise always look like the live form. When no
-//! candidate is written at all the two readings are the same string.
-//! [`encode`] writes either; the archive writes the specification's.
-//! Pure: strings in, values out.
+//! Reads both candidate conventions (the specification's `28 + mask` and
+//! str8ts.com's live `29 + mask`), told apart by the values alone; writes
+//! the specification's. Pure: strings in, values out. How the two are told
+//! apart: docs/formats.md "Version B".
 
-use super::{Board, Form, analyse_board};
+use super::{Form, Str8ts, analyse_board};
 use crate::core::grid::{CELLS, Cell};
-use crate::core::kind::Analysis;
 use crate::core::mask::{Digit, Mask};
 use crate::core::version_b::{
     self, Error, Failed, Kind, cell, field_text, push_field, read_fields,
 };
+use crate::core::vocabulary::Analysis;
 
 impl From<super::Error> for Failed<super::Error> {
     fn from(e: super::Error) -> Self {
@@ -212,7 +203,7 @@ pub fn encode(cells: &[Content; CELLS], convention: Convention) -> String {
 }
 
 /// The board solving works on, checked across cells (duplicates, straights).
-pub fn board(cells: &[Content; CELLS]) -> Result<Board, super::Error> {
+pub fn board(cells: &[Content; CELLS]) -> Result<Str8ts, super::Error> {
     let mut black = [false; CELLS];
     let mut given = [false; CELLS];
     let mut masks = [Mask::ALL; CELLS];
@@ -226,7 +217,7 @@ pub fn board(cells: &[Content; CELLS]) -> Result<Board, super::Error> {
             Content::Candidates(m) => (false, false, m),
         };
     }
-    Board::from_parts(black, given, masks, Form::VersionB)
+    Str8ts::from_parts(black, given, masks, Form::VersionB)
 }
 
 /// Parses, validates, propagates and solves a `T9B` string of either convention.
@@ -238,7 +229,7 @@ pub fn analyse(s: &str) -> Result<Analysis, Failed<super::Error>> {
 
 /// The contents of a checked board: givens, black cells, placed white
 /// digits that are not givens (solved), candidates.
-pub fn from_board(board: &Board) -> [Content; CELLS] {
+pub fn from_board(board: &Str8ts) -> [Content; CELLS] {
     let mut out = [Content::Empty; CELLS];
     for (c, o) in Cell::all().zip(out.iter_mut()) {
         let m = board.candidates(c);
@@ -258,7 +249,7 @@ pub fn from_board(board: &Board) -> [Content; CELLS] {
 /// its packed encoding.
 pub fn write_stored(encoding: &str) -> Result<String, Failed<super::Error>> {
     Ok(encode(
-        &from_board(&Board::from_packed(encoding)?),
+        &from_board(&Str8ts::from_packed(encoding)?),
         Convention::Spec,
     ))
 }
@@ -281,7 +272,7 @@ mod tests {
         let mut n = 0;
         for l in legacy() {
             let a = puzzle::analyse(l, TypeHint::Auto).unwrap();
-            let read = from_board(&Board::from_legacy(l).unwrap());
+            let read = from_board(&Str8ts::from_legacy(l).unwrap());
             for convention in [Convention::Spec, Convention::Live] {
                 let twin = encode(&read, convention);
                 let d = decode(&twin).unwrap();
@@ -292,7 +283,7 @@ mod tests {
             }
             // The stored puzzle, with its propagated candidates, in both
             // conventions: the same puzzle again, and the same bytes back.
-            let stored = from_board(&Board::from_packed(&a.encoding).unwrap());
+            let stored = from_board(&Str8ts::from_packed(&a.encoding).unwrap());
             for convention in [Convention::Spec, Convention::Live] {
                 let s = encode(&stored, convention);
                 let d = decode(&s).unwrap();
@@ -392,7 +383,7 @@ mod tests {
             panic!("{l}: {:?}", a.status)
         };
         // Every white empty cell written as its solved digit.
-        let mut cells = from_board(&Board::from_legacy(l).unwrap());
+        let mut cells = from_board(&Str8ts::from_legacy(l).unwrap());
         for (c, s) in cells.iter_mut().zip(solution.bytes()) {
             if *c == Content::Empty {
                 *c = Content::Solved(Digit::from_ascii(s).unwrap());

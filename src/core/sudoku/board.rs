@@ -14,24 +14,24 @@ use crate::core::mask::{Digit, Mask};
 /// Invariant: a given cell holds exactly one digit. The mask `EMPTY` is kept
 /// as written (not widened to all nine) so a packed `00` re-encodes as `00`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Board {
+pub struct Sudoku {
     cells: [Mask; CELLS],
     given: [bool; CELLS],
 }
 
-impl Default for Board {
-    fn default() -> Board {
-        Board {
+impl Default for Sudoku {
+    fn default() -> Sudoku {
+        Sudoku {
             cells: [Mask::EMPTY; CELLS],
             given: [false; CELLS],
         }
     }
 }
 
-impl Board {
+impl Sudoku {
     /// A board with no information: every cell empty.
-    pub fn new() -> Board {
-        Board::default()
+    pub fn new() -> Sudoku {
+        Sudoku::default()
     }
 
     /// Places a given digit.
@@ -107,8 +107,8 @@ impl Board {
 
     /// The givens alone, every other cell without information: the
     /// puzzle as its legacy string says it.
-    pub fn puzzle(&self) -> Board {
-        let mut out = Board::new();
+    pub fn puzzle(&self) -> Sudoku {
+        let mut out = Sudoku::new();
         for c in Cell::all() {
             if let (true, Some(d)) = (self.is_given(c), self.placed(c)) {
                 out.set_given(c, d);
@@ -119,7 +119,7 @@ impl Board {
 
     /// The same givens with new candidates for every cell (e.g. after
     /// propagation); given cells keep their digit.
-    pub fn with_candidates(&self, cands: &[Mask; CELLS]) -> Board {
+    pub fn with_candidates(&self, cands: &[Mask; CELLS]) -> Sudoku {
         let mut out = self.clone();
         for c in Cell::all() {
             if !self.is_given(c) {

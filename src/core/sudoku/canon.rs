@@ -1,28 +1,18 @@
 //! Classic Sudoku "minlex": the least 81-character string among the
 //! 2 x 6^8 = 3,359,232 box-preserving position maps times the 9! digit
-//! relabellings of a puzzle.
+//! relabellings of a puzzle, built one output row at a time with every tie
+//! kept, so the answer is exact.
 //!
 //! Owns only the search; parsing is the minimum needed to read the legacy
-//! 81-character form. Knows nothing of solutions: any pattern, valid or not,
-//! has exactly one canonical form.
-//!
-//! How the search stays fast: the answer is built one output row at a time.
-//! After each row only the partial transformations whose prefix equals the
-//! least prefix survive (ties are all kept, so the result is exact). A
-//! survivor fixes its row order, but only the columns that already showed a
-//! clue: columns that were empty in every row so far are interchangeable and
-//! stay unplaced, as do stacks none of whose columns is placed. That keeps the
-//! number of survivors small even when the first rows are empty, which is
-//! where an explicit enumeration of column orders would explode. Within a
-//! row, a choice that puts an empty cell where another puts a clue, or a
-//! smaller label where another puts a larger one, wins outright, so only
-//! equally good choices branch and the rest of the row is a plain loop.
+//! 81-character form. Knows nothing of solutions: any pattern, valid or
+//! not, has exactly one canonical form. How the search stays fast:
+//! docs/performance.md "Module notes".
 
 use std::cell::RefCell;
 use std::cmp::Ordering;
 
 use crate::core::grid::cell_at;
-use crate::core::kind::CanonError;
+use crate::core::vocabulary::CanonError;
 
 #[cfg(any(test, feature = "bench-reference"))]
 mod reference;

@@ -6,7 +6,7 @@
 //! bit needs exactly one digit). Rules between cells (duplicates, candidates
 //! against placed digits) are `validate`'s; nothing here solves.
 
-use super::board::Board;
+use super::board::Sudoku;
 use super::{Error, Format};
 use crate::core::base32;
 use crate::core::grid::{CELLS, Cell};
@@ -18,7 +18,7 @@ pub const LEGACY_LEN: usize = CELLS;
 pub const PACKED_LEN: usize = 2 * CELLS;
 
 /// Reads a legacy 81-character string: every digit is a given.
-pub fn parse_legacy(s: &str) -> Result<Board, Error> {
+pub fn parse_legacy(s: &str) -> Result<Sudoku, Error> {
     let b = s.as_bytes();
     if b.len() != LEGACY_LEN {
         return Err(Error::Length {
@@ -27,7 +27,7 @@ pub fn parse_legacy(s: &str) -> Result<Board, Error> {
             found: b.len(),
         });
     }
-    let mut board = Board::new();
+    let mut board = Sudoku::new();
     for (cell, &c) in Cell::all().zip(b) {
         if c == b'0' || c == b'.' {
             continue;
@@ -41,7 +41,7 @@ pub fn parse_legacy(s: &str) -> Result<Board, Error> {
 }
 
 /// Writes the legacy form: placed digits (given or solved), `0` elsewhere.
-pub fn write_legacy(board: &Board) -> String {
+pub fn write_legacy(board: &Sudoku) -> String {
     Cell::all()
         .map(|c| board.placed(c).map_or('0', |d| d.to_ascii() as char))
         .collect()
@@ -52,7 +52,7 @@ pub fn write_legacy(board: &Board) -> String {
 /// Two base-32 characters hold at most 1023 (`vv`), whose mask is all nine
 /// digits with the clue bit: so "above `vu`" is exactly the clue-on-a-set
 /// error and is reported as such.
-pub fn parse_packed(s: &str) -> Result<Board, Error> {
+pub fn parse_packed(s: &str) -> Result<Sudoku, Error> {
     let b = s.as_bytes();
     if b.len() != PACKED_LEN {
         return Err(Error::Length {
@@ -61,7 +61,7 @@ pub fn parse_packed(s: &str) -> Result<Board, Error> {
             found: b.len(),
         });
     }
-    let mut board = Board::new();
+    let mut board = Sudoku::new();
     for (cell, pair) in Cell::all().zip(b.chunks_exact(2)) {
         let pos = 2 * cell.index();
         let n = base32::decode(pair)
@@ -83,7 +83,7 @@ pub fn parse_packed(s: &str) -> Result<Board, Error> {
 }
 
 /// Writes the packed form in lowercase; an empty mask stays `00`.
-pub fn write_packed(board: &Board) -> String {
+pub fn write_packed(board: &Sudoku) -> String {
     write_packed_cells(board.masks(), board.given_flags())
 }
 
@@ -141,7 +141,7 @@ mod tests {
     #[test]
     fn parse_errors_name_the_rule_the_cell_and_the_value() {
         let zeros = |n: usize| "0".repeat(n);
-        let cases: [(&str, Result<Board, Error>, &str, &str); 8] = [
+        let cases: [(&str, Result<Sudoku, Error>, &str, &str); 8] = [
             (
                 "legacy too short",
                 parse_legacy("123"),

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use super::board::Board;
+use super::board::Sudoku;
 use super::{Error, Format};
 use crate::core::grid::{CELLS, Cell, PEERS, UNITS, box_of};
 use crate::core::mask::Mask;
@@ -54,7 +54,7 @@ impl fmt::Display for Unit {
 ///    information (`00`, or empty in the legacy form) is not checked here:
 ///    if its peers use all nine digits that is an unsolvable puzzle, which
 ///    propagation reports as a contradiction, the same as for the 81 form.
-pub fn validate(board: &Board, format: Format) -> Result<(), Error> {
+pub fn validate(board: &Sudoku, format: Format) -> Result<(), Error> {
     // Nearly every board passes: one pass over bitmasks says so, and the
     // checks below run only to name the first failure.
     if passes(board) {
@@ -76,7 +76,7 @@ const UNITS_OF: [[u8; 3]; CELLS] = {
 };
 
 /// Both checks at once on bitmasks, without saying what fails.
-fn passes(board: &Board) -> bool {
+fn passes(board: &Sudoku) -> bool {
     // Placed digits per row, column and box; a digit met twice fails.
     let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
     let mut sets = false;
@@ -105,7 +105,7 @@ fn passes(board: &Board) -> bool {
         })
 }
 
-fn check_duplicates(board: &Board, format: Format) -> Result<(), Error> {
+fn check_duplicates(board: &Sudoku, format: Format) -> Result<(), Error> {
     for (k, unit) in UNITS.iter().enumerate() {
         let mut seen: [Option<Cell>; 9] = [None; 9];
         for cell in unit.iter().filter_map(|&i| Cell::new(i.into())) {
@@ -128,7 +128,7 @@ fn check_duplicates(board: &Board, format: Format) -> Result<(), Error> {
     Ok(())
 }
 
-fn check_candidates(board: &Board, format: Format) -> Result<(), Error> {
+fn check_candidates(board: &Sudoku, format: Format) -> Result<(), Error> {
     for cell in Cell::all() {
         let candidates = board.mask(cell);
         if candidates.len() < 2 {
@@ -263,7 +263,7 @@ mod tests {
         ) {
             // Mostly empty cells, some placed digits, some listed sets: a
             // good share of these boards fail one check or the other.
-            let mut board = Board::new();
+            let mut board = Sudoku::new();
             for (cell, &(set, kind)) in Cell::all().zip(&cells) {
                 match kind {
                     0 => board.set_mask(cell, Mask::from_bits_truncate(set)),

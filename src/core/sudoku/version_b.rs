@@ -6,17 +6,17 @@
 //!
 //! Unlike the packed form, a single candidate stays a candidate here: the
 //! decoded [`Content`]s keep every distinction the string makes, so a string
-//! re-encodes byte for byte. The [`Board`] built from them for analysis
+//! re-encodes byte for byte. The [`Sudoku`] built from them for analysis
 //! reads a single candidate as a placed (solved) digit, as solving does.
 //! Pure: strings in, values out.
 
-use super::{Board, Format, analyse_board, parse_packed};
+use super::{Format, Sudoku, analyse_board, parse_packed};
 use crate::core::grid::{CELLS, Cell};
-use crate::core::kind::Analysis;
 use crate::core::mask::{Digit, Mask};
 use crate::core::version_b::{
     self, Error, Failed, Kind, cell, field_text, push_field, read_fields,
 };
+use crate::core::vocabulary::Analysis;
 
 impl From<super::Error> for Failed<super::Error> {
     fn from(e: super::Error) -> Self {
@@ -111,8 +111,8 @@ pub fn encode(cells: &[Content; CELLS]) -> String {
 }
 
 /// The board solving works on: givens flagged, everything else as masks.
-pub fn board(cells: &[Content; CELLS]) -> Board {
-    let mut board = Board::new();
+pub fn board(cells: &[Content; CELLS]) -> Sudoku {
+    let mut board = Sudoku::new();
     for (c, content) in Cell::all().zip(cells) {
         match *content {
             Content::Given(d) => board.set_given(c, d),
@@ -134,7 +134,7 @@ pub fn write_stored(encoding: &str) -> Result<String, Failed<super::Error>> {
 }
 
 /// The contents of a parsed board.
-pub fn from_board(board: &Board) -> [Content; CELLS] {
+pub fn from_board(board: &Sudoku) -> [Content; CELLS] {
     let mut out = [Content::Empty; CELLS];
     for (c, o) in Cell::all().zip(out.iter_mut()) {
         *o = Content::of(board.mask(c), board.is_given(c));

@@ -9,7 +9,7 @@
 use std::cmp::Ordering;
 
 use crate::core::grid::cell_at;
-use crate::core::kind::CanonError;
+use crate::core::vocabulary::CanonError;
 
 /// Colour characters in the order the recolouring hands them out.
 const COLOURS: &[u8; 35] = b"123456789abcdefghijklmnopqrstuvwxyz";

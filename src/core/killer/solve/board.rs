@@ -1,19 +1,11 @@
-//! The state the search copies at each node, and the one way it changes.
-//!
-//! A [`Board`] holds every cell's candidates, which placed cells have
-//! already been pushed out of their neighbours, and, per unit, how many
-//! places each digit has left there: nine 4-bit counters in a word, all
-//! lowered by one subtraction when a cell narrows, so a digit down to one
-//! place or none is seen without a scan. [`Dirty`] is the worklist: what
-//! each rule has yet to look at again.
+//! The state the search copies at each node, and the one way it changes:
+//! a [`Board`] of candidates with per-unit place counters (nine 4-bit
+//! counters in a word), and [`Dirty`], the worklist.
 //!
 //! Invariant: every change to a candidate goes through [`narrow`], which
-//! keeps the counters equal to the candidates and queues the change for
-//! every rule that must see it (naked singles for a cell down to one digit,
-//! hidden singles for a unit where a digit fell to one place or none, the
-//! cages holding the cell). Outside this module the candidates are read
-//! only. The board is a fixed-size value: the search copies it on the
-//! stack and never allocates.
+//! keeps the counters true and queues the change for every rule that must
+//! see it; outside this module the candidates are read only. A fixed-size
+//! value: the search copies it on the stack and never allocates.
 
 use crate::core::grid::{CELLS, UNITS};
 use crate::core::mask::lane_table;

@@ -1,23 +1,12 @@
-//! The cage rule: each cage is a line whose distinct digits add to its sum.
-//! Only the digits of the combinations (digit sets of that size and sum)
-//! that fit the cells survive, a combination fitting when the cells can
-//! take its digits one each; a digit every fitting combination needs, with
-//! one place left in the cage, goes there, and with several places that
-//! share a unit it leaves the rest of that unit.
+//! The cage rule: each cage is a line whose distinct digits add to its
+//! sum. Only the digits of the combinations that fit the cells survive; a
+//! digit every fitting combination needs goes to its one place, or leaves
+//! the rest of a unit its places share. Unit sums of the rule of 45 are
+//! cages to this rule.
 //!
-//! The common cases skip the general walk of the combinations: a two-cell
-//! cage by arithmetic on its pairs (`pair_digits`), a cage whose cells
-//! still have every digit of every combination by the precomputed union
-//! and common digits, and the fit of a combination by Hall's condition up
-//! to five cells, greedy tries, then a matching
-//! ([`crate::core::matching`]). The unit sums of the rule of 45 are cages
-//! to this rule, made by the search.
-//!
-//! Invariant: a look at a cage sees every change to its cells so far, and
-//! cutting them to the allowed digits keeps every combination that fits, so
-//! the cage needs no second look until one of its cells changes again. With
-//! the unit sums in play a cell may belong to two lines, and a cage clears
-//! only the changes to its cells that no unit sum shares.
+//! Invariant: a look at a cage sees every change to its cells so far, so it
+//! needs no second look until one changes again. The shortcuts and their
+//! order: docs/performance.md "Module notes".
 
 use crate::core::grid::UNITS;
 use crate::core::mask::DIGIT_COUNTS;

@@ -7,8 +7,8 @@
 //! four for each candidate it has.
 
 use crate::core::grid::CELLS;
-use crate::core::kind::KILLER_SEARCH_LIMIT;
 use crate::core::mask::DIGIT_COUNTS;
+use crate::core::vocabulary::KILLER_SEARCH_LIMIT;
 
 use super::board::{Board, Dirty, narrow};
 use super::{Count, Solver};

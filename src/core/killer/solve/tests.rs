@@ -1,7 +1,7 @@
 use super::*;
 use crate::core::killer::Killer;
 use crate::core::killer::krazydad::{FIRST500, rows};
-use crate::core::kind::KILLER_SEARCH_LIMIT;
+use crate::core::vocabulary::KILLER_SEARCH_LIMIT;
 use proptest::prelude::*;
 
 use super::cells::UNIT_BITS;

@@ -3,15 +3,10 @@
 //! its only place, if it has one, and leaves the rest of the compartment's
 //! row or column.
 //!
-//! It reruns on every compartment whose cells lost a digit, so it works
-//! from what changed. Invariant: `Fits::lows[k]` holds the straights that
-//! fitted when the rule last ran on compartment `k` (none: not run yet).
-//! Cells only lose digits, so only those can fit now; and while all of them
-//! still do, the cells already hold only their digits and the needed digits
-//! already left the line, so only single places of needed digits remain to
-//! look for. `Work::lost[k]` holds the digits `k`'s cells lost since: only
-//! the straights holding one of them are checked again, and with none such
-//! and no needed digit lost the rerun stops at once.
+//! Invariant: `Fits::lows[k]` holds the straights that fitted when the rule
+//! last ran on `k`, and `Work::lost[k]` the digits lost since: a rerun
+//! checks only what those can change. In full: docs/performance.md "Module
+//! notes".
 
 use super::super::straights::{fitting_lows, needed, reach_down, reach_up};
 use super::layout::{LINE_CELLS, Layout};

@@ -1,16 +1,11 @@
 //! The fillings rule, for the search only (below the root): each cell of a
 //! compartment keeps only the digits it takes in some filling, one digit a
-//! cell, of a straight that fits there. The compartment rule keeps the
-//! digits of fitting straights; this also drops a digit of such a straight
-//! that the other cells force elsewhere.
+//! cell, of a straight that fits there.
 //!
 //! One matching per straight ([`crate::core::matching`]), then Régin's
-//! alternating cycles on bitmasks, skipped when a count shows that no set
-//! of cells can be tight. It runs once the cheap rules are at their
-//! fixpoint, on the compartments whose fitting straights changed since it
-//! last ran there (on every compartment where the search starts), and
-//! never empties a cell: every straight still in `Fits::lows` fits and
-//! gives each cell a digit.
+//! alternating cycles on bitmasks. Runs once the cheap rules are at their
+//! fixpoint, only on compartments whose fitting straights changed, and
+//! never empties a cell. In full: docs/performance.md "Module notes".
 
 use crate::core::matching::fill;
 

@@ -1,23 +1,14 @@
-//! The driver: the rules run from the worklist to their fixpoint, and the
-//! depth-first search that counts solutions up to two on top of them.
-//! Works on candidate bits only; knows nothing of the strings.
+//! The driver: the rules run from the worklist to their fixpoint, cheapest
+//! first (the root rules alone at the root, the search's own below it), and
+//! the depth-first search that counts solutions up to two, branching on a
+//! white cell with the fewest candidates and stopping past
+//! [`STR8TS_SEARCH_LIMIT`] nodes.
 //!
-//! `propagate` drains the worklist cheapest rule first: spread the new
-//! singles, then rerun one dirty compartment. At the root that is all: the
-//! stored root is the fixpoint of the root rules alone. Below the root it
-//! then runs the fillings rule on a compartment whose fitting straights
-//! changed since it ran there, and when none is left, the tally on the
-//! lines whose straights changed; after any removal the cheap rules run
-//! again first.
-//!
-//! The search branches on a white cell with the fewest candidates (the
-//! first two-digit cell it meets, without counting further), copying the
-//! cells and `Fits` on the stack. Every rule holds at the fixpoint, so a
-//! board with every white cell placed is a solution. From `SETS_AFTER`
-//! nodes on, for `SETS_FOR` nodes, each node also runs the set tally. The
-//! search stops at two solutions or past [`STR8TS_SEARCH_LIMIT`] nodes.
+//! Works on candidate bits only; knows nothing of the strings. The order of
+//! the rules and when the set tally runs: docs/performance.md "Module
+//! notes".
 
-use crate::core::kind::STR8TS_SEARCH_LIMIT;
+use crate::core::vocabulary::STR8TS_SEARCH_LIMIT;
 
 use super::super::straights::ones;
 use super::layout::Layout;

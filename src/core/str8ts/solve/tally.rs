@@ -1,17 +1,11 @@
-//! The tally rule, for the search only (below the root): each cell holding
-//! a digit lies in one row and one column, and a line holds a digit at most
-//! once, so for each digit the rows holding it number as many as the
-//! columns. When the rows that surely hold a digit are as many as the
-//! columns that may, the other rows may not and those columns must (and the
-//! other way round); a line that must, with every place for the digit in
-//! one compartment, narrows that compartment to the straights through it.
+//! The tally rule, for the search only (below the root): per digit, the
+//! rows holding it number as many as the columns, so when the rows that
+//! surely hold it are as many as the columns that may, the other rows may
+//! not and those columns must (and the other way round).
 //!
-//! A line's sure and possible digits come from the straights its
-//! compartments can take together, one each and no digit twice
-//! (`choices`: by arithmetic for two compartments, a bounded walk for
-//! more). They are kept per line in `Fits` and recomputed only for lines
-//! whose straights changed; the per-digit counts move with each changed
-//! line and are compared nine digits at once ([`super::lanes`]).
+//! A line's sure and possible digits are kept per line in `Fits` and
+//! recomputed only for lines whose straights changed. In full:
+//! docs/performance.md "Module notes".
 
 use super::super::straights::{needed, reach_down, reach_up, reachable};
 use super::lanes::{LANE, LANE_MASK, LANE_TOPS, clash, equal, lanes};

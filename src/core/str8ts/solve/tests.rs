@@ -3,30 +3,30 @@ use super::*;
 use crate::core::grid::CELLS;
 
 use super::super::compartment::Direction;
-use super::super::propagate as reference;
+use super::super::rules as reference;
 
 const REAL_LEGACY: &str = include_str!("../../../../tests/data/str8ts/real_legacy.txt");
 
 /// The real puzzles, as read.
-fn real_boards() -> Vec<Board> {
+fn real_boards() -> Vec<Str8ts> {
     REAL_LEGACY
         .lines()
         .filter_map(|l| l.split(' ').next())
-        .filter_map(|s| Board::parse(s).ok())
+        .filter_map(|s| Str8ts::parse(s).ok())
         .collect()
 }
 
 /// The board `legacy` with its character `at` replaced by `c`, if it reads.
-fn variant(legacy: &str, at: usize, c: u8) -> Option<Board> {
+fn variant(legacy: &str, at: usize, c: u8) -> Option<Str8ts> {
     let mut b = legacy.as_bytes().to_vec();
     *b.get_mut(at)? = c;
-    Board::parse(std::str::from_utf8(&b).ok()?).ok()
+    Str8ts::parse(std::str::from_utf8(&b).ok()?).ok()
 }
 
 /// Real puzzles and variants of them: each given removed, each white
 /// empty cell given each digit in turn (every fifth cell), each cell's
 /// colour flipped.
-fn variants() -> Vec<Board> {
+fn variants() -> Vec<Str8ts> {
     let mut out = real_boards();
     for line in REAL_LEGACY.lines() {
         let legacy = line.split(' ').next().unwrap_or_default();
@@ -49,7 +49,7 @@ fn variants() -> Vec<Board> {
 
 /// Checks `board` against the reference; returns the search nodes of
 /// each, in that order.
-fn agrees_with_the_reference(board: &Board) -> (u64, u64) {
+fn agrees_with_the_reference(board: &Str8ts) -> (u64, u64) {
     let root = propagate(board);
     assert_eq!(root, reference::in_order(board), "{}", board.to_packed());
     let (new, nodes) = solve_counting(board);
@@ -150,7 +150,7 @@ const FUZZ_SETS: [&str; 3] = [
 /// (any straight of that length), givens ignored, plus its black
 /// digits. A proof of no solution, apart from the search, when one
 /// side's least passes the other's most.
-fn set_bounds(board: &Board, set: u16) -> [(u32, u32); 2] {
+fn set_bounds(board: &Str8ts, set: u16) -> [(u32, u32); 2] {
     let mut out = [(0, 0); 2];
     for (i, m) in board.masks().iter().enumerate() {
         if board.black()[i] && m.len() == 1 {
@@ -181,7 +181,7 @@ fn the_fuzz_boards_that_need_digits_counted_together_settle_with_checked_answers
         Solutions::Unsolvable,
     ];
     for (s, want) in FUZZ_SETS.into_iter().zip(answers) {
-        let board = Board::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+        let board = Str8ts::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
         let (got, nodes) = solve_counting(&board);
         assert_eq!(got, want, "{s}");
         assert!(nodes <= 1000, "{s}: {nodes} nodes");
@@ -197,14 +197,14 @@ fn the_fuzz_boards_that_need_digits_counted_together_settle_with_checked_answers
 /// Sparse boards: the fuzz finds, the all-white empty board, and boards
 /// from a fixed generator with 0-3 white givens and 1-6 black cells,
 /// half of them with a black digit. Only boards that read are kept.
-fn sparse_boards() -> Vec<(String, Board)> {
-    let mut out: Vec<(String, Board)> = FUZZ_SLOW
+fn sparse_boards() -> Vec<(String, Str8ts)> {
+    let mut out: Vec<(String, Str8ts)> = FUZZ_SLOW
         .iter()
         .enumerate()
-        .filter_map(|(n, s)| Some((format!("fuzz {n}"), Board::parse(s).ok()?)))
+        .filter_map(|(n, s)| Some((format!("fuzz {n}"), Str8ts::parse(s).ok()?)))
         .collect();
     let empty = "0".repeat(162);
-    out.extend(Board::parse(&empty).ok().map(|b| ("empty".to_owned(), b)));
+    out.extend(Str8ts::parse(&empty).ok().map(|b| ("empty".to_owned(), b)));
     let mut seed = 0x2545_f491_u32;
     let mut next = move |n: u32| {
         seed ^= seed << 13;
@@ -228,7 +228,7 @@ fn sparse_boards() -> Vec<(String, Board)> {
             }
         }
         let s = String::from_utf8(b).unwrap_or_default();
-        if let Ok(board) = Board::parse(&s) {
+        if let Ok(board) = Str8ts::parse(&s) {
             out.push((format!("gen {n}"), board));
         }
     }
@@ -236,7 +236,7 @@ fn sparse_boards() -> Vec<(String, Board)> {
 }
 
 /// The first solution the search finds from `board`'s root, if any.
-fn first_solution(board: &Board) -> Option<[u16; CELLS]> {
+fn first_solution(board: &Str8ts) -> Option<[u16; CELLS]> {
     let layout = Layout::new(board.black());
     let root = root(board, &layout).ok()?;
     let (mut count, mut found) = (0, None);
@@ -248,7 +248,7 @@ fn first_solution(board: &Board) -> Option<[u16; CELLS]> {
 /// masks and compartments alone: one digit in each white cell, among
 /// those the board allows there (so givens and black cells kept), no
 /// digit twice in a row or column, every compartment a straight.
-fn wrong(board: &Board, sol: &[u16; CELLS]) -> Option<String> {
+fn wrong(board: &Str8ts, sol: &[u16; CELLS]) -> Option<String> {
     for (i, (&m, was)) in sol.iter().zip(board.masks()).enumerate() {
         if m & !was.bits() != 0 || (!board.black()[i] && m.count_ones() != 1) {
             return Some(format!("cell {i} holds {m:b}"));
@@ -278,7 +278,7 @@ fn wrong(board: &Board, sol: &[u16; CELLS]) -> Option<String> {
 /// Two different solutions of `board`, each checked: the first the
 /// search finds, then one the search finds with that one's digit
 /// taken from some cell.
-fn two_checked_solutions(board: &Board) -> Result<(), String> {
+fn two_checked_solutions(board: &Str8ts) -> Result<(), String> {
     let first = first_solution(board).ok_or("no first solution")?;
     if let Some(why) = wrong(board, &first) {
         return Err(format!("first: {why}"));
@@ -300,7 +300,7 @@ fn two_checked_solutions(board: &Board) -> Result<(), String> {
 #[test]
 fn the_fuzz_boards_that_gave_up_find_two_solutions_in_a_few_hundred_nodes() {
     for s in FUZZ_SLOW {
-        let board = Board::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
+        let board = Str8ts::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"));
         let (got, nodes) = solve_counting(&board);
         assert_eq!(got, Solutions::Multiple, "{s}");
         assert!(nodes <= 500, "{s}: {nodes} nodes");
@@ -355,7 +355,7 @@ proptest::proptest! {
             }
         }
         let s = String::from_utf8(b).unwrap_or_default();
-        let Ok(board) = Board::parse(&s) else { return Ok(()) };
+        let Ok(board) = Str8ts::parse(&s) else { return Ok(()) };
         let (got, nodes) = solve_counting(&board);
         proptest::prop_assert!(nodes <= 5000, "{s}: {nodes} nodes, {got:?}");
         match got {

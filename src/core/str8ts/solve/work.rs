@@ -1,18 +1,11 @@
-//! What is left to do, and what the search carries per node.
+//! What is left to do, and what the search carries per node: `Work`, the
+//! worklist one propagation drains (new singles, dirty compartments and
+//! their lost digits, compartments and lines to recheck), and `Fits`,
+//! copied down each branch (the straights that still fit, the tallies).
 //!
-//! `Work` is the worklist one propagation drains: cells newly placed, whose
-//! digit must leave their lines (each pushed once, when it becomes single,
-//! so 81 slots suffice); compartments whose rule must rerun (`dirty`), with
-//! the digits their cells lost since it last ran (`lost`); compartments
-//! whose fitting straights changed since the fillings rule ran there
-//! (`strong`); lines whose straights changed since the tally (`lines`).
-//! Every rule narrows a cell through [`Work::narrow`], which keeps all of
-//! these true: a change made any other way would leave a rule unrun.
-//!
-//! `Fits` is copied down each branch of the search: per compartment the
-//! straights that fitted when its rule last ran (cells only lose digits, so
-//! only those can fit now), per line what the tally last found, and the
-//! per-digit counts of the tally, kept as lines change.
+//! Invariant: every rule narrows a cell through [`Work::narrow`], which
+//! keeps all of these true; a change made any other way would leave a rule
+//! unrun.
 
 use crate::core::grid::CELLS;
 

@@ -1,34 +1,18 @@
 //! Killer propagation and search exactly as docs/formats.md "Propagation"
-//! defines them, written to be read: the specification and the test oracle
-//! the solver is held to (tests only).
+//! defines them, written to be read: *deduce*, *eliminate* and *cages* in a
+//! fixed order from the top after any change, and a search branching on
+//! the first cell with the fewest candidates. The specification and the
+//! oracle the solver (`solve`) is held to, board for board (tests only).
 //!
-//! The board is each cell's candidates (bit `d - 1` for digit `d`). Three
-//! rules, in a fixed order, from the top after any change:
-//!
-//! 1. *Deduce*: a cell with one candidate left is placed, and its digit
-//!    leaves the cell's neighbours (its row, column and box, then the other
-//!    cells of its cage).
-//! 2. *Eliminate*: in each row, column and box, a digit with one place left
-//!    goes there; a digit with no place is a contradiction.
-//! 3. *Cages*: a cage keeps only the digits of the combinations (distinct
-//!    digits adding to its sum) its cells can hold one each; a digit every
-//!    such combination needs goes to its only place in the cage, or, when
-//!    its places in the cage share a row, column or box, leaves the rest of
-//!    that unit.
-//!
-//! The search counts solutions up to two, branching on the first cell with
-//! the fewest candidates, each candidate in turn, propagating after each.
-//! The solver (`solve.rs` and the rule files beside it) reaches the same
-//! fixpoint from a worklist and searches with more rules; on a
-//! contradiction at the root it falls back to this order, so its board and
-//! conflict are this reference's, which the tests check on any input.
+//! Must stay plain: the solver's worklist, counters and extra rules do not
+//! belong here. The rules in full: docs/performance.md "Module notes".
 
 use crate::core::grid::{CELLS, PEERS, UNITS, box_of};
-use crate::core::kind::KILLER_SEARCH_LIMIT;
 use crate::core::matching::perfect;
+use crate::core::vocabulary::KILLER_SEARCH_LIMIT;
 
-use super::super::cages::combinations;
-pub use super::Conflict;
+use super::cages::combinations;
+pub use super::solve::Conflict;
 
 /// Every digit.
 const ALL: u16 = 0x1ff;

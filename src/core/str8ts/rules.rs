@@ -1,25 +1,13 @@
-//! Propagation exactly as docs/formats.md "Propagation" defines it for
-//! Str8ts, written to be read: the specification, the test oracle and the
-//! wording of every contradiction message.
+//! Str8ts' rules, written to be read: propagation exactly as
+//! docs/formats.md "Propagation" defines it (*spread* a placed digit along
+//! its row and column, then keep in each changed compartment only the
+//! digits of the straights that still fit), in a fixed order to the
+//! fixpoint. The specification, the test oracle ([`count`]) and the words
+//! of every contradiction ([`in_order`]).
 //!
-//! Two rules, applied in a fixed order until nothing changes: every placed
-//! digit leaves the other cells of its row and column (*spread*; a digit
-//! in a black cell counts), then every compartment that changed keeps only
-//! the digits of the straights that still fit it, and a digit every such
-//! straight needs goes to its only place there and leaves the rest of the
-//! compartment's line. Each pass rescans every cell and every changed
-//! compartment, on `Mask` values; which straights fit a compartment is the
-//! type's `straights` arithmetic, tested on its own against trying every
-//! assignment.
-//!
-//! The solver (`solve`) reaches the same fixpoint faster, from a worklist:
-//! the rules only remove candidates, so the fixpoint does not depend on the
-//! order. Which contradiction is met first does, and the message stored
-//! with a puzzle is the one this order meets first, so the solver hands a
-//! root that contradicts itself to [`in_order`] for its message. Cold: a
-//! few boards in a corpus. Tests hold the solver to [`in_order`] on the
-//! root fixpoint and to [`count`], a plain search over these rules, on the
-//! answer.
+//! The engine (`solve`) reaches the same fixpoint faster and hands a root
+//! that contradicts itself here for its message. Must stay plain. In
+//! full: docs/performance.md "Module notes".
 
 use crate::core::grid::CELLS;
 use crate::core::mask::{Digit, Mask, Remaining};
@@ -27,14 +15,14 @@ use crate::core::mask::{Digit, Mask, Remaining};
 use crate::core::grid::LINE_PEERS;
 
 use super::CELL;
-use super::board::Board;
+use super::board::Str8ts;
 use super::compartment::{Compartment, Direction};
 use super::straights::fitting;
 
 /// Propagation to the fixpoint in the reference order: every cell and
 /// every changed compartment rescanned each pass. `Err` holds the message
 /// of the first contradiction met that way.
-pub(super) fn in_order(board: &Board) -> Result<Board, String> {
+pub(super) fn in_order(board: &Str8ts) -> Result<Str8ts, String> {
     let rules = Rules::new(board);
     let mut cells = *board.masks();
     let mut spread = [false; CELLS];
@@ -70,7 +58,7 @@ struct Rules<'a> {
 const ALL_DIRTY: u128 = u128::MAX;
 
 impl<'a> Rules<'a> {
-    fn new(board: &'a Board) -> Rules<'a> {
+    fn new(board: &'a Str8ts) -> Rules<'a> {
         let compartments = board.compartments();
         let mut member = [0u128; CELLS];
         for (k, comp) in compartments.iter().enumerate() {
@@ -258,7 +246,7 @@ const ORACLE_LIMIT: u64 = 50_000;
 /// branching on the white cell with the fewest candidates, propagating
 /// after each choice, up to two solutions; with the nodes it visited.
 #[cfg(test)]
-pub(super) fn count(board: &Board) -> (super::Solutions, u64) {
+pub(super) fn count(board: &Str8ts) -> (super::Solutions, u64) {
     use super::Solutions;
 
     let rules = Rules::new(board);

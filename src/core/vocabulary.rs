@@ -1,16 +1,11 @@
-//! The vocabulary every puzzle type shares, and the contract each one keeps.
+//! The vocabulary every puzzle type shares: [`PuzzleType`] (the three
+//! types as the archive stores them), [`Solutions`] and its stored form
+//! [`Status`], the search limits, [`Analysis`] (the archive's view of one
+//! puzzle), [`TypeHint`] and [`CanonError`]. What a type provides is the
+//! [`Puzzle`](crate::core::contract::Puzzle) contract, beside this file.
 //!
-//! [`PuzzleType`] names the three types as the archive stores them;
-//! [`Solutions`] is what any solver found ([`Status`] is its stored form);
-//! [`Analysis`] is the archive's view of one puzzle; [`CanonError`] is why a
-//! canonical form could not be written. [`PuzzleKind`] is what a puzzle type
-//! provides: parsing, its two encodings, the analysis, the identity of a
-//! string that carries nothing else, the canonical form and a reason code per
-//! rejection. `sudoku::Board`, `killer::Killer` and `str8ts::Board`
-//! implement it, and `puzzle` dispatches through it.
-//!
-//! This module imports nothing from the types (only the grid and masks
-//! below them), so each type can use the vocabulary without a loop back.
+//! Imports nothing from the types (only the grid and masks below them),
+//! so each type can use the vocabulary without a loop back.
 
 use std::fmt;
 
@@ -166,42 +161,6 @@ pub enum TypeHint {
     #[default]
     Auto,
     Only(PuzzleType),
-}
-
-/// What a puzzle type provides. `Self` is a parsed, validated puzzle of
-/// the type; the functions without `self` take the type's strings.
-///
-/// Invariants every implementation keeps: `parse` accepts exactly the
-/// strings `analyse` accepts, with the same error; `to_legacy` and
-/// `to_packed` write strings `parse` reads back as the same puzzle (the
-/// legacy form drops what it cannot carry); `legacy_identity` of a string
-/// is the [`Analysis::givens`] its analysis would have, and is `None`
-/// whenever the string carries more than that identity; `canonical` is the
-/// same for every symmetric disguise of one identity.
-pub trait PuzzleKind: Sized {
-    /// The name the archive stores.
-    const TYPE: PuzzleType;
-    /// Why a string of this type was rejected.
-    type Error: std::error::Error;
-
-    /// Reads either string form of the type (by its length) and validates it.
-    fn parse(s: &str) -> Result<Self, Self::Error>;
-    /// The legacy form: givens (and layout) only.
-    fn to_legacy(&self) -> String;
-    /// The packed form: every cell's candidates too.
-    fn to_packed(&self) -> String;
-    /// Parses, validates, propagates and solves a bare (URL-free) string.
-    fn analyse(s: &str) -> Result<Analysis, Self::Error>;
-    /// The identity ([`Analysis::givens`]) of a legacy string, which carries
-    /// nothing else, so its analysis is a function of the identity alone:
-    /// an import recognises lines already stored without solving them.
-    /// `None` for the packed form (its candidates count too) and for
-    /// strings that do not parse.
-    fn legacy_identity(s: &str) -> Option<String>;
-    /// The isomorph canonical form of an identity ([`Analysis::givens`]).
-    fn canonical(givens: &str) -> Result<String, CanonError>;
-    /// A short stable code for the archive's `rejects.reason` column.
-    fn code(error: &Self::Error) -> &'static str;
 }
 
 /// Why a string could not be canonicalised.

@@ -1,155 +1,22 @@
-//! Classic Sudoku: its two string formats, the checks a parsed board must
-//! pass, propagation, the solution counter, the canonical form and the
-//! [`Analysis`] the archive stores, behind the [`PuzzleKind`] contract
-//! ([`Board`] implements it).
-//!
-//! The same layout as each type's folder: `board` (the shared [`Board`]),
-//! `format` (the two string forms), `validate` (the checks across cells),
-//! `propagate` (the readable reference: the specification, the
-//! contradiction messages and the test oracle, beside the fast planes),
-//! `solve` (the solution counter), `canon` (minlex), and beside `format`
-//! `version_b` (the `S9B` string). Here: the errors and
-//! their codes, the identity of a legacy string, and the analysis.
-//!
-//! Pure: strings in, values out. Nothing here reads files, prints or spawns.
+//! Classic Sudoku's side of the puzzle contract: reading either form,
+//! the identity of a legacy string, and the analysis the archive stores
+//! (the fast path for a clean legacy line, the checked path for the rest).
 
-mod board;
-pub(crate) mod canon;
-#[cfg(test)]
-pub(crate) mod corpus;
-mod format;
-mod propagate;
-mod solve;
-#[cfg(x86_64_kernels)]
-mod sse2;
-mod validate;
-pub mod version_b;
-
-use std::fmt;
-
-pub use board::Board;
-pub use format::{LEGACY_LEN, PACKED_LEN, parse_legacy, parse_packed, write_legacy, write_packed};
-pub use propagate::{Contradiction, propagate};
-pub use solve::{Count, count_solutions, count_solutions_from};
-
-use format::{ascii_string, write_packed_cells};
-use propagate::{Legacy, Planes};
-use solve::count_solutions_in;
-pub use validate::{Unit, validate};
-
-use crate::core::grid::{CELLS, Cell};
-use crate::core::kind::{Analysis, CanonError, PuzzleKind, PuzzleType, Status};
-use crate::core::mask::{Digit, Mask};
-use crate::core::progress::{self, Conflict};
-
-/// Which classic string was being read; the prefix of every error message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// 81 characters, one per cell.
-    Legacy,
-    /// 162 characters, two base-32 characters per cell.
-    Packed,
-    /// Not yet known: the length matched neither.
-    Any,
-    /// `S9B`, two base-36 characters per cell (`version_b`).
-    VersionB,
-}
-
-impl Format {
-    /// What a cell's characters may be, for error messages.
-    const fn expected(self) -> &'static str {
-        match self {
-            Format::Legacy => "a digit 1-9, 0 or '.'",
-            Format::Packed | Format::Any => "a base-32 character 0-9 or a-v",
-            Format::VersionB => "a base-36 character 0-9 or a-z",
-        }
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Format::Legacy => "sudoku legacy",
-            Format::Packed => "sudoku packed",
-            Format::Any => "sudoku",
-            Format::VersionB => "sudoku version b",
-        })
-    }
-}
-
-/// Why a classic Sudoku string was rejected.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Error {
-    #[error("{format}: expected {expected} characters, found {found}")]
-    Length {
-        format: Format,
-        expected: &'static str,
-        found: usize,
-    },
-
-    #[error("{format}: cell {} ({cell}) has {found:?} at position {pos}, expected {}", .cell.index(), .format.expected())]
-    Character {
-        format: Format,
-        pos: usize,
-        cell: Cell,
-        found: char,
-    },
-
-    /// The clue bit is set on an empty mask (`01`) or on a set (e.g. `vv`).
-    #[error("sudoku packed: cell {} ({cell}) value {value:?} flags a clue on {}", .cell.index(), clue_target(*.mask))]
-    ClueFlag {
-        cell: Cell,
-        value: String,
-        mask: Mask,
-    },
-
-    #[error("{format}: digit {digit} twice in {unit}: {first} and {second}")]
-    Duplicate {
-        format: Format,
-        digit: Digit,
-        unit: Unit,
-        first: Cell,
-        second: Cell,
-    },
-
-    /// See [`validate`] for the rule.
-    #[error("{format}: cell {} ({cell}) lists candidates {candidates} but its peers have placed them all", .cell.index())]
-    Candidates {
-        format: Format,
-        cell: Cell,
-        candidates: Mask,
-    },
-
-    /// The string's solved digits and candidates leave none of the
-    /// solutions of its givens ([`progress::check`]).
-    #[error("{format}: {conflict}")]
-    Progress { format: Format, conflict: Conflict },
-}
-
-fn clue_target(mask: Mask) -> String {
-    if mask.is_empty() {
-        "an empty cell".to_owned()
-    } else {
-        format!("the set {mask}, not one digit")
-    }
-}
-
-impl Error {
-    /// A short stable code for the archive's `rejects.reason` column.
-    pub fn code(&self) -> &'static str {
-        match self {
-            Error::Length { .. } => "length",
-            Error::Character { .. } => "character",
-            Error::ClueFlag { .. } => "clue-flag",
-            Error::Duplicate { .. } => "repeated-digit",
-            Error::Candidates { .. } => "candidates",
-            Error::Progress { .. } => "contradiction",
-        }
-    }
-}
+use super::format::{ascii_string, write_packed_cells};
+use super::solve::{Legacy, Planes, count_solutions_in};
+use super::{
+    Error, Format, LEGACY_LEN, PACKED_LEN, Sudoku, canon, parse_legacy, parse_packed, propagate,
+    validate, version_b, write_legacy, write_packed,
+};
+use crate::core::contract::Puzzle;
+use crate::core::grid::CELLS;
+use crate::core::mask::Mask;
+use crate::core::progress;
+use crate::core::version_b::Failed;
+use crate::core::vocabulary::{Analysis, CanonError, PuzzleType, Status};
 
 /// Parses either form by its length.
-pub fn parse(s: &str) -> Result<(Board, Format), Error> {
+pub fn parse(s: &str) -> Result<(Sudoku, Format), Error> {
     match s.len() {
         LEGACY_LEN => Ok((parse_legacy(s)?, Format::Legacy)),
         PACKED_LEN => Ok((parse_packed(s)?, Format::Packed)),
@@ -214,7 +81,7 @@ pub fn analyse(s: &str) -> Result<Analysis, Error> {
 /// identity: every form of one puzzle stores the same facts. A board whose
 /// solved digits and candidates leave none of the puzzle's solutions is
 /// rejected ([`progress::check`]).
-pub(crate) fn analyse_board(board: Board, format: Format) -> Result<Analysis, Error> {
+pub(crate) fn analyse_board(board: Sudoku, format: Format) -> Result<Analysis, Error> {
     validate(&board, format)?;
     let puzzle = board.puzzle();
     let a = analyse_position(&puzzle);
@@ -226,7 +93,7 @@ pub(crate) fn analyse_board(board: Board, format: Format) -> Result<Analysis, Er
 }
 
 /// Propagates and solves a checked board as it stands.
-fn analyse_position(board: &Board) -> Analysis {
+fn analyse_position(board: &Sudoku) -> Analysis {
     let given = *board.given_flags();
     let mut planes = Planes::from_board(board);
     let (status, candidates, encoding) = if planes.fixpoint() {
@@ -305,11 +172,11 @@ fn digits_string(digits: &[u8; CELLS]) -> String {
     ascii_string(&digits.map(|d| b'0' + d.min(9)))
 }
 
-impl PuzzleKind for Board {
+impl Puzzle for Sudoku {
     const TYPE: PuzzleType = PuzzleType::Sudoku;
     type Error = Error;
 
-    fn parse(s: &str) -> Result<Board, Error> {
+    fn parse(s: &str) -> Result<Sudoku, Error> {
         let (board, format) = parse(s)?;
         validate(&board, format)?;
         Ok(board)
@@ -332,11 +199,18 @@ impl PuzzleKind for Board {
     fn code(error: &Error) -> &'static str {
         error.code()
     }
+    fn analyse_version_b(s: &str) -> Result<Analysis, Failed<Error>> {
+        version_b::analyse(s)
+    }
+    fn write_version_b(_givens: &str, encoding: &str) -> Result<String, Failed<Error>> {
+        version_b::write_stored(encoding)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::grid::Cell;
     use crate::core::sudoku::corpus::{XWING_81, XWING_162, puzzles};
     use proptest::prelude::*;
 
@@ -425,7 +299,7 @@ mod tests {
     #[test]
     fn invalid_puzzles_are_rejected_or_have_no_solution_as_annotated() {
         for (p, note) in puzzles(include_str!(
-            "../../tests/data/classic/emerentius_invalid_annotated.txt"
+            "../../../tests/data/classic/emerentius_invalid_annotated.txt"
         )) {
             match analyse(p) {
                 Err(e) => {
@@ -453,7 +327,7 @@ mod tests {
     #[test]
     fn multiple_solution_puzzles_analyse_as_multiple() {
         for (p, _) in puzzles(include_str!(
-            "../../tests/data/classic/serg_benchmark_multisolution.txt"
+            "../../../tests/data/classic/serg_benchmark_multisolution.txt"
         ))
         .take(20)
         {
