@@ -146,7 +146,13 @@ fn a_puzzle_beyond_the_techniques_gets_a_bound_never_a_guess() {
 #[test]
 fn a_budget_of_no_steps_stops_at_once_with_a_bound() {
     let p = "1..4....8.531...4...435.12.......693..2.4.8..819.......65.314...9...573.3....4..2";
-    let sol = solve(&givens(p), Budget { steps: 0 });
+    let sol = solve(
+        &givens(p),
+        Budget {
+            steps: 0,
+            ..Budget::default()
+        },
+    );
     assert_eq!(
         (sol.outcome, sol.steps.len(), sol.rating.bound),
         (Outcome::OverBudget, 0, true)

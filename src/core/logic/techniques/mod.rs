@@ -2,12 +2,15 @@
 //! finds its first application in Sudoku Explainer's scan order; the shared
 //! scanning helpers are here.
 
+pub mod aligned_pair;
+pub mod bug;
 pub mod fish;
 pub mod hidden_single;
 pub mod hidden_subset;
 pub mod locking;
 pub mod naked_single;
 pub mod naked_subset;
+pub mod unique_loop;
 pub mod xy_wing;
 
 use std::sync::OnceLock;
