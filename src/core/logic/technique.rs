@@ -5,9 +5,18 @@
 use super::marks::Marks;
 use super::step::{Rating10, Step};
 use super::techniques::{
-    aligned_pair::AlignedPair, bug::Bug, fish::Fish, hidden_single::HiddenSingle,
-    hidden_subset::HiddenSubset, locking::Locking, naked_single::NakedSingle,
-    naked_subset::NakedSubset, unique_loop::UniqueLoop, xy_wing::XyWing,
+    aligned_pair::AlignedPair,
+    bug::Bug,
+    chains::{Chains, Kind},
+    cycles::Cycles,
+    fish::Fish,
+    hidden_single::HiddenSingle,
+    hidden_subset::HiddenSubset,
+    locking::Locking,
+    naked_single::NakedSingle,
+    naked_subset::NakedSubset,
+    unique_loop::UniqueLoop,
+    xy_wing::XyWing,
 };
 
 /// A way of making progress in a position.
@@ -60,7 +69,7 @@ impl Work {
 
 /// SE 1.2.1's producers in the order it tries them (its `Solver`, the
 /// original ratings): direct hints first, then the indirect ones.
-pub static ORDER: [&dyn Technique; 20] = [
+pub static ORDER: [&dyn Technique; 24] = [
     &HiddenSingle,
     &Locking { direct: true },
     &HiddenSubset {
@@ -96,11 +105,20 @@ pub static ORDER: [&dyn Technique; 20] = [
     },
     &Bug,
     &AlignedPair,
+    &Cycles,
+    &Chains { kind: Kind::Nishio },
+    &Chains {
+        kind: Kind::Multiple,
+    },
+    &Chains {
+        kind: Kind::Dynamic,
+    },
 ];
 
 /// The lowest rating of the SE techniques this engine does not have yet
-/// (cycles, 6.5): when nothing here applies, SE would take one of those,
-/// so the puzzle's ER is at least this.
+/// (dynamic forcing chains nested one level, 9.0): when nothing here
+/// applies, SE would take one of those, so the puzzle's ER is at least
+/// this.
 pub const fn lowest_missing() -> Rating10 {
-    65
+    90
 }
