@@ -7,7 +7,7 @@
 //! no cell with one candidate) and the first pair that removes something
 //! is applied.
 
-use crate::core::grid::{CELLS, PEERS};
+use crate::core::grid::PEERS;
 use crate::core::logic::marks::{Marks, bit, sees};
 use crate::core::logic::step::Step;
 use crate::core::logic::technique::{Technique, Work};
@@ -23,11 +23,11 @@ impl Technique for AlignedPair {
 
     fn find(&self, marks: &Marks, _work: &mut Work) -> Option<Step> {
         let mut cands: Vec<(usize, Vec<usize>)> = Vec::new();
-        for c in 0..CELLS {
+        for (c, peers) in PEERS.iter().enumerate() {
             if marks.cands(c).count_ones() < 2 {
                 continue;
             }
-            let peers = PEERS[c].iter().map(|&p| p as usize);
+            let peers = peers.iter().map(|&p| p as usize);
             if peers.clone().any(|p| marks.cands(p).count_ones() == 1) {
                 continue;
             }

@@ -209,7 +209,8 @@ fn cycle_hint(grid: &[u16; CELLS], arena: &Arena, dst: Pot, y: bool, x: bool) ->
     let path = arena.path(dst);
     let links = &path[..path.len() - 1];
     let cells: Vec<usize> = links.iter().map(|&p| cand_of(arena.node(p)) / 9).collect();
-    let (mut forw, mut back): (Vec<(u8, u8)>, Vec<(u8, u8)>) = (Vec::new(), Vec::new());
+    let mut forw: Vec<(u8, u8)> = Vec::new();
+    let mut back: Vec<(u8, u8)> = Vec::new();
     for &p in links {
         let n = arena.node(p);
         let (c, d) = (cand_of(n) / 9, cand_of(n) % 9);
