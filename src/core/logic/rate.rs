@@ -6,7 +6,8 @@
 //! When no technique here applies, the ratings are bounds: SE would go on
 //! with a technique this engine lacks, rated at least
 //! [`lowest_missing`], so ER is at least that ("ER at least 9.0"), never a
-//! guess. The work is counted in steps against a [`Budget`], never timed.
+//! guess. The work is counted (steps and search work) against a
+//! [`Budget`], never timed.
 
 use crate::core::grid::CELLS;
 
