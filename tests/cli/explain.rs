@@ -77,13 +77,16 @@ fn explain_prints_each_step_with_its_rating_and_the_puzzles_er_ep_ed() {
 #[test]
 fn explain_of_a_puzzle_beyond_its_techniques_says_the_rating_is_a_bound() {
     let w = Workdir::new();
-    // Easter Monster: SE 11.9; nothing here applies to its first position.
+    // Easter Monster: SE 11.9, beyond dynamic forcing chains (8.5), the
+    // last rung here: it ends stuck (or out of budget) with a bound.
     let out = w.run(&[
         "explain",
         "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",
     ]);
+    let last = out.lines().last().unwrap_or_default();
     assert!(
-        out.starts_with("ER at least 4.5, EP at least 4.5, ED at least 4.5; stuck after 0 steps"),
+        last.starts_with("ER at least ")
+            && (last.contains("; stuck after") || last.contains("; stopped after")),
         "{out}"
     );
 }

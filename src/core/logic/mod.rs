@@ -4,7 +4,7 @@
 //! (ER, EP, ED; see docs/difficulty.md).
 //!
 //! `marks` owns the candidate grid, `house` the rows, columns and boxes,
-//! `step` what one application of a technique found, `technique` the
+//! `chain` the implication graph the chain techniques share, `step` what one application of a technique found, `technique` the
 //! contract every technique implements and SE's order of them, one file per
 //! technique under `techniques/`, and `rate` the loop that applies the
 //! first technique that makes progress and keeps the ratings.
@@ -13,6 +13,7 @@
 //! command line; the work is counted, never timed, so the same puzzle gets
 //! the same answer on every machine.
 
+mod chain;
 mod house;
 mod marks;
 mod rate;

@@ -5,29 +5,39 @@
 //!
 //! When no technique here applies, the ratings are bounds: SE would go on
 //! with a technique this engine lacks, rated at least
-//! [`lowest_missing`], so ER is at least that ("ER at least 4.5"), never a
-//! guess. The work is counted in steps against a [`Budget`], never timed.
+//! [`lowest_missing`], so ER is at least that ("ER at least 9.0"), never a
+//! guess. The work is counted (steps and search work) against a
+//! [`Budget`], never timed.
 
 use crate::core::grid::CELLS;
 
 use super::marks::Marks;
 use super::step::{Rating10, Step};
-use super::technique::{ORDER, lowest_missing};
+use super::technique::{ORDER, Work, lowest_missing};
 
 /// How much work one puzzle may take, counted, so every machine stops at
 /// the same place.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     /// Steps (applied techniques); a position has at most 81 placements
-    /// and 729 candidates, so the default never binds on these techniques.
+    /// and 729 candidates, so the default never binds.
     pub steps: u32,
+    /// Units of search work over the whole puzzle ([`Work`]): cells tried
+    /// in loop searches, candidates reached in chains.
+    pub work: u64,
 }
 
 impl Default for Budget {
     fn default() -> Budget {
-        Budget { steps: 1000 }
+        Budget {
+            steps: 1000,
+            work: DEFAULT_WORK,
+        }
     }
 }
+
+/// The default work budget (see docs/difficulty.md for what it costs).
+pub const DEFAULT_WORK: u64 = 20_000_000;
 
 /// How the solution ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,6 +99,7 @@ pub fn solve(givens: &[u8; CELLS], budget: Budget) -> Solution {
     let mut steps: Vec<Step> = Vec::new();
     let mut er: Rating10 = 0;
     let mut ep: Option<Rating10> = None;
+    let mut work = Work::new(budget.work);
     let outcome = loop {
         if marks.is_solved() {
             break Outcome::Solved;
@@ -99,7 +110,18 @@ pub fn solve(givens: &[u8; CELLS], budget: Budget) -> Solution {
         if steps.len() as u32 >= budget.steps {
             break Outcome::OverBudget;
         }
-        let Some(step) = ORDER.iter().find_map(|t| t.find(&marks)) else {
+        let found = ORDER.iter().find_map(|t| {
+            if work.exhausted() {
+                return None;
+            }
+            t.find(&marks, &mut work)
+        });
+        let Some(step) = found else {
+            if let Some(floor) = work.ran_out {
+                // The search that ran out would have rated at least this.
+                er = er.max(floor);
+                break Outcome::OverBudget;
+            }
             break Outcome::Stuck;
         };
         for &(c, d) in &step.eliminate {
@@ -115,7 +137,14 @@ pub fn solve(givens: &[u8; CELLS], budget: Budget) -> Solution {
         steps.push(step);
     };
     let bound = matches!(outcome, Outcome::Stuck | Outcome::OverBudget);
-    let floor = if bound { lowest_missing() } else { 0 };
+    // Stuck: SE would go on with a technique not here. Over budget: the
+    // rating reached (and the floor of the search that ran out) is all
+    // that is known.
+    let floor = if outcome == Outcome::Stuck {
+        lowest_missing()
+    } else {
+        0
+    };
     let er = er.max(floor);
     let rating = Rating {
         er,

@@ -5,7 +5,7 @@
 use crate::core::logic::house::{House, HouseKind};
 use crate::core::logic::marks::{Marks, bit};
 use crate::core::logic::step::Step;
-use crate::core::logic::technique::Technique;
+use crate::core::logic::technique::{Technique, Work};
 
 use super::{members, subsets};
 
@@ -29,7 +29,7 @@ impl Technique for Fish {
         NAMES[self.size as usize - 2]
     }
 
-    fn find(&self, marks: &Marks) -> Option<Step> {
+    fn find(&self, marks: &Marks, _work: &mut Work) -> Option<Step> {
         let n = self.size;
         let kinds: [(HouseKind, HouseKind, &str, &str); 2] = [
             (House::Column, House::Row, "column", "row"),

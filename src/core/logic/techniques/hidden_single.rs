@@ -6,7 +6,7 @@
 use crate::core::logic::house::House;
 use crate::core::logic::marks::Marks;
 use crate::core::logic::step::Step;
-use crate::core::logic::technique::Technique;
+use crate::core::logic::technique::{Technique, Work};
 
 pub struct HiddenSingle;
 
@@ -15,7 +15,7 @@ impl Technique for HiddenSingle {
         "Hidden Singles"
     }
 
-    fn find(&self, marks: &Marks) -> Option<Step> {
+    fn find(&self, marks: &Marks, _work: &mut Work) -> Option<Step> {
         for alone in [true, false] {
             for h in House::SE_ORDER {
                 let (mut once, mut twice, mut empty) = (0u16, 0u16, 0);

@@ -6,7 +6,7 @@
 use crate::core::logic::house::House;
 use crate::core::logic::marks::{Marks, bit};
 use crate::core::logic::step::Step;
-use crate::core::logic::technique::Technique;
+use crate::core::logic::technique::{Technique, Work};
 
 use super::{digit_list, members, subsets};
 
@@ -28,7 +28,7 @@ impl Technique for HiddenSubset {
         }
     }
 
-    fn find(&self, marks: &Marks) -> Option<Step> {
+    fn find(&self, marks: &Marks, _work: &mut Work) -> Option<Step> {
         let n = self.size;
         for h in House::SE_ORDER {
             let empty = marks.empty_count(h);

@@ -8,7 +8,7 @@
 use crate::core::logic::house::{House, HouseKind};
 use crate::core::logic::marks::{Marks, bit};
 use crate::core::logic::step::Step;
-use crate::core::logic::technique::Technique;
+use crate::core::logic::technique::{Technique, Work};
 
 pub struct Locking {
     pub direct: bool,
@@ -42,7 +42,7 @@ impl Technique for Locking {
         }
     }
 
-    fn find(&self, marks: &Marks) -> Option<Step> {
+    fn find(&self, marks: &Marks, _work: &mut Work) -> Option<Step> {
         for (kind1, kind2) in KINDS {
             for d in 1..=9u8 {
                 for i1 in 0..9u8 {

@@ -2,12 +2,17 @@
 //! finds its first application in Sudoku Explainer's scan order; the shared
 //! scanning helpers are here.
 
+pub mod aligned_pair;
+pub mod bug;
+pub mod chains;
+pub mod cycles;
 pub mod fish;
 pub mod hidden_single;
 pub mod hidden_subset;
 pub mod locking;
 pub mod naked_single;
 pub mod naked_subset;
+pub mod unique_loop;
 pub mod xy_wing;
 
 use std::sync::OnceLock;
@@ -40,4 +45,16 @@ pub(crate) fn digits(m: u16) -> impl Iterator<Item = u8> {
 pub(crate) fn digit_list(m: u16) -> String {
     let ds: Vec<String> = digits(m).map(|d| d.to_string()).collect();
     ds.join(",")
+}
+
+/// `r1c2=5` for an on node, `r1c2<>5` for an off one.
+pub(crate) fn node_name(n: crate::core::logic::chain::Node) -> String {
+    use crate::core::logic::chain::{cand_of, is_on};
+    let (c, d) = (cand_of(n) / 9, cand_of(n) % 9 + 1);
+    let cell = crate::core::grid::cell_at(c);
+    if is_on(n) {
+        format!("{cell}={d}")
+    } else {
+        format!("{cell}<>{d}")
+    }
 }

@@ -4,7 +4,7 @@
 use crate::core::grid::CELLS;
 use crate::core::logic::marks::Marks;
 use crate::core::logic::step::Step;
-use crate::core::logic::technique::Technique;
+use crate::core::logic::technique::{Technique, Work};
 
 pub struct NakedSingle;
 
@@ -13,7 +13,7 @@ impl Technique for NakedSingle {
         "Naked Singles"
     }
 
-    fn find(&self, marks: &Marks) -> Option<Step> {
+    fn find(&self, marks: &Marks, _work: &mut Work) -> Option<Step> {
         let c = (0..CELLS).find(|&c| marks.cands(c).count_ones() == 1)?;
         let d = marks.cands(c).trailing_zeros() as u8 + 1;
         Some(Step {

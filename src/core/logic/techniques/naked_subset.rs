@@ -5,7 +5,7 @@
 use crate::core::logic::house::House;
 use crate::core::logic::marks::Marks;
 use crate::core::logic::step::Step;
-use crate::core::logic::technique::Technique;
+use crate::core::logic::technique::{Technique, Work};
 
 use super::{digit_list, digits, members, subsets};
 
@@ -18,7 +18,7 @@ impl Technique for NakedSubset {
         ["Naked Pairs", "Naked Triplets", "Naked Quads"][self.size as usize - 2]
     }
 
-    fn find(&self, marks: &Marks) -> Option<Step> {
+    fn find(&self, marks: &Marks, _work: &mut Work) -> Option<Step> {
         let n = self.size;
         for h in House::SE_ORDER {
             if marks.empty_count(h) < 2 * n {

@@ -6,7 +6,7 @@
 use crate::core::grid::{CELLS, PEERS};
 use crate::core::logic::marks::{Marks, sees};
 use crate::core::logic::step::Step;
-use crate::core::logic::technique::Technique;
+use crate::core::logic::technique::{Technique, Work};
 
 use super::digit_list;
 
@@ -19,7 +19,7 @@ impl Technique for XyWing {
         if self.xyz { "XYZ-Wing" } else { "XY-Wing" }
     }
 
-    fn find(&self, marks: &Marks) -> Option<Step> {
+    fn find(&self, marks: &Marks, _work: &mut Work) -> Option<Step> {
         let pivot_size = if self.xyz { 3 } else { 2 };
         for (pivot, peers) in PEERS.iter().enumerate() {
             let xy = marks.cands(pivot);

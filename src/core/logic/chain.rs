@@ -1,0 +1,379 @@
+//! The chain engine the chain techniques share: an implication graph over
+//! candidates, each either "on" (the cell holds the digit) or "off", grown
+//! breadth first from an assumption, as Sudoku Explainer 1.2.1 grows its
+//! chains (its `Chaining`): on turns off the cell's other digits (a "Y"
+//! link, when enabled) and the digit's other places in the box, row and
+//! column; off turns on the cell's last digit (Y) and the digit's last
+//! place in a house (X). In dynamic mode the offs found so far are taken
+//! out of the grid the chain reasons on, so later links may rest on
+//! several earlier nodes (all kept as parents).
+//!
+//! Each node keeps its parents, so a chain's length is the count of
+//! distinct nodes it rests on (SE's complexity), from which SE's length
+//! bonus follows. Every node expanded spends one unit of [`Work`]; when it
+//! runs out the search stops with [`OutOfWork`].
+//!
+//! Owns no technique and no rating of one: the techniques in
+//! `techniques/cycles.rs` and `techniques/chains.rs` decide what a chain
+//! proves.
+
+use std::collections::VecDeque;
+
+use crate::core::grid::{CELLS, UNITS, box_of};
+
+use super::step::Rating10;
+use super::technique::Work;
+
+/// A node: `cand * 2 + on`, with `cand = cell * 9 + digit - 1`.
+pub(crate) type Node = u16;
+/// The index of a node's occurrence in an [`Arena`].
+pub(crate) type Pot = u32;
+
+const NODES: usize = CELLS * 9 * 2;
+const NONE: u32 = u32::MAX;
+
+pub(crate) const fn node(cand: usize, on: bool) -> Node {
+    (cand * 2 + on as usize) as Node
+}
+
+pub(crate) const fn cand_of(n: Node) -> usize {
+    n as usize / 2
+}
+
+pub(crate) const fn is_on(n: Node) -> bool {
+    n % 2 == 1
+}
+
+/// The search ran out of its counted work.
+#[derive(Debug)]
+pub(crate) struct OutOfWork;
+
+/// Occurrences of nodes with their parents (a node reached twice along
+/// different ways, as cycles do, has two occurrences).
+#[derive(Default)]
+pub(crate) struct Arena {
+    nodes: Vec<(Node, u32, u32)>,
+    links: Vec<Pot>,
+}
+
+impl Arena {
+    pub(crate) fn push(&mut self, n: Node, parents: &[Pot]) -> Pot {
+        let start = self.links.len() as u32;
+        self.links.extend_from_slice(parents);
+        self.nodes.push((n, start, parents.len() as u32));
+        (self.nodes.len() - 1) as Pot
+    }
+
+    pub(crate) fn node(&self, p: Pot) -> Node {
+        self.nodes[p as usize].0
+    }
+
+    pub(crate) fn parents(&self, p: Pot) -> &[Pot] {
+        let (_, s, n) = self.nodes[p as usize];
+        &self.links[s as usize..(s + n) as usize]
+    }
+
+    /// The first parent's first parent, and so on: a chain back to its
+    /// assumption (for cycles and the sentence).
+    pub(crate) fn path(&self, p: Pot) -> Vec<Pot> {
+        let mut out = vec![p];
+        let mut q = p;
+        while let Some(&up) = self.parents(q).first() {
+            out.push(up);
+            q = up;
+        }
+        out
+    }
+
+    /// How many distinct nodes `p` rests on, itself included (SE's
+    /// complexity of a chain).
+    pub(crate) fn ancestors(&self, p: Pot) -> usize {
+        let mut seen = [0u64; NODES.div_ceil(64)];
+        let mut todo = vec![p];
+        let mut count = 0;
+        while let Some(q) = todo.pop() {
+            let n = self.node(q) as usize;
+            if seen[n / 64] & (1 << (n % 64)) != 0 {
+                continue;
+            }
+            seen[n / 64] |= 1 << (n % 64);
+            count += 1;
+            todo.extend_from_slice(self.parents(q));
+        }
+        count
+    }
+}
+
+/// Nodes reached, in the order reached, each with its first occurrence.
+#[derive(Clone)]
+pub(crate) struct Set {
+    pub order: Vec<Pot>,
+    map: Vec<u32>,
+}
+
+impl Set {
+    pub(crate) fn new() -> Set {
+        Set {
+            order: Vec::new(),
+            map: vec![NONE; NODES],
+        }
+    }
+
+    pub(crate) fn get(&self, n: Node) -> Option<Pot> {
+        let p = self.map[n as usize];
+        (p != NONE).then_some(p)
+    }
+
+    pub(crate) fn contains(&self, n: Node) -> bool {
+        self.map[n as usize] != NONE
+    }
+
+    /// Adds `p` (node `n`) unless `n` is in already.
+    pub(crate) fn insert(&mut self, n: Node, p: Pot) -> bool {
+        if self.contains(n) {
+            return false;
+        }
+        self.map[n as usize] = p;
+        self.order.push(p);
+        true
+    }
+}
+
+/// The three houses of a cell in SE's order for chains: box, row, column
+/// (indices into `UNITS`).
+pub(crate) fn houses(c: usize) -> [usize; 3] {
+    [18 + box_of(c), c / 9, 9 + c % 9]
+}
+
+/// The candidates `cand` being on turns off: with `y` the cell's other
+/// digits, then the digit's other places in the box, row and column.
+pub(crate) fn on_to_off(grid: &[u16; CELLS], cand: usize, y: bool, out: &mut Vec<usize>) {
+    out.clear();
+    let (c, d) = (cand / 9, cand % 9);
+    if y {
+        for e in 0..9 {
+            if e != d && grid[c] & (1 << e) != 0 {
+                out.push(c * 9 + e);
+            }
+        }
+    }
+    let mut seen = 1u128 << c;
+    for h in houses(c) {
+        for &x in &UNITS[h] {
+            let x = x as usize;
+            if seen & (1 << x) == 0 && grid[x] & (1 << d) != 0 {
+                seen |= 1 << x;
+                out.push(x * 9 + d);
+            }
+        }
+    }
+}
+
+/// The candidates `cand` being off turns on, each with the house that
+/// forces it (`None`: the cell's last digit, when `y`; a house only when
+/// `x`).
+pub(crate) fn off_to_on(
+    grid: &[u16; CELLS],
+    cand: usize,
+    y: bool,
+    x: bool,
+    out: &mut Vec<(usize, Option<usize>)>,
+) {
+    out.clear();
+    let (c, d) = (cand / 9, cand % 9);
+    if y && grid[c].count_ones() == 2 {
+        let other = (grid[c] & !(1 << d)).trailing_zeros() as usize;
+        if other < 9 {
+            out.push((c * 9 + other, None));
+        }
+    }
+    if x {
+        for h in houses(c) {
+            let mut only = None;
+            for &o in &UNITS[h] {
+                let o = o as usize;
+                if o != c && grid[o] & (1 << d) != 0 {
+                    if only.is_some() {
+                        only = None;
+                        break;
+                    }
+                    only = Some(o);
+                }
+            }
+            // A place reached through two houses counts once.
+            if let Some(o) = only
+                && !out.iter().any(|&(q, _)| q == o * 9 + d)
+            {
+                out.push((o * 9 + d, Some(h)));
+            }
+        }
+    }
+}
+
+/// One run of SE's `doChaining`: from the nodes in `on` and `off`, every
+/// consequence, until none is new or a candidate would be both on and off
+/// (then the two occurrences are returned, on first).
+pub(crate) struct Chainer<'a> {
+    pub orig: &'a [u16; CELLS],
+    pub arena: Arena,
+    /// Y links (the cell's digits); SE's Nishio has none.
+    pub y: bool,
+    /// Offs leave the grid the chain reasons on.
+    pub dynamic: bool,
+    pub work: &'a mut Work,
+    /// The rating kept as the bound if the work runs out.
+    pub floor: Rating10,
+}
+
+impl<'a> Chainer<'a> {
+    pub(crate) fn new(
+        orig: &'a [u16; CELLS],
+        y: bool,
+        dynamic: bool,
+        work: &'a mut Work,
+        floor: Rating10,
+    ) -> Chainer<'a> {
+        Chainer {
+            orig,
+            arena: Arena::default(),
+            y,
+            dynamic,
+            work,
+            floor,
+        }
+    }
+
+    /// An assumption: a fresh occurrence of `n` with no parent.
+    pub(crate) fn assume(&mut self, n: Node) -> Pot {
+        self.arena.push(n, &[])
+    }
+
+    pub(crate) fn spend(&mut self, n: u64) -> Result<(), OutOfWork> {
+        if self.work.spend(n, self.floor) {
+            Ok(())
+        } else {
+            Err(OutOfWork)
+        }
+    }
+
+    /// Grows `on` and `off` to every consequence; `Some((on, off))` when
+    /// a candidate turns out both.
+    pub(crate) fn run(
+        &mut self,
+        on: &mut Set,
+        off: &mut Set,
+    ) -> Result<Option<(Pot, Pot)>, OutOfWork> {
+        let mut grid = *self.orig;
+        let mut pending_on: VecDeque<Pot> = on.order.iter().copied().collect();
+        let mut pending_off: VecDeque<Pot> = off.order.iter().copied().collect();
+        let (mut offs, mut ons) = (Vec::new(), Vec::new());
+        loop {
+            if let Some(p) = pending_on.pop_front() {
+                self.spend(1)?;
+                on_to_off(&grid, cand_of(self.arena.node(p)), self.y, &mut offs);
+                for &q in &offs {
+                    if let Some(o) = on.get(node(q, true)) {
+                        let f = self.arena.push(node(q, false), &[p]);
+                        return Ok(Some((o, f)));
+                    }
+                    if !off.contains(node(q, false)) {
+                        let f = self.arena.push(node(q, false), &[p]);
+                        off.insert(node(q, false), f);
+                        pending_off.push_back(f);
+                    }
+                }
+                continue;
+            }
+            let Some(p) = pending_off.pop_front() else {
+                return Ok(None);
+            };
+            self.spend(1)?;
+            let cand = cand_of(self.arena.node(p));
+            off_to_on(&grid, cand, self.y, true, &mut ons);
+            for &(q, house) in &ons {
+                let mut parents = vec![p];
+                if self.dynamic {
+                    self.hidden_parents(&grid, cand, q, house, off, &mut parents);
+                }
+                if let Some(o) = off.get(node(q, false)) {
+                    let n = self.arena.push(node(q, true), &parents);
+                    return Ok(Some((n, o)));
+                }
+                if !on.contains(node(q, true)) {
+                    let n = self.arena.push(node(q, true), &parents);
+                    on.insert(node(q, true), n);
+                    pending_on.push_back(n);
+                }
+            }
+            if self.dynamic {
+                grid[cand / 9] &= !(1 << (cand % 9));
+            }
+        }
+    }
+
+    /// In dynamic mode, the offs that made `q` the last digit of its cell
+    /// or the last place in `house`: candidates the grid had and has lost.
+    fn hidden_parents(
+        &self,
+        grid: &[u16; CELLS],
+        from: usize,
+        q: usize,
+        house: Option<usize>,
+        off: &Set,
+        parents: &mut Vec<Pot>,
+    ) {
+        let (c, d) = (q / 9, q % 9);
+        let mut add = |cand: usize| {
+            if cand != from
+                && let Some(p) = off.get(node(cand, false))
+            {
+                parents.push(p);
+            }
+        };
+        match house {
+            None => {
+                for e in 0..9 {
+                    if self.orig[c] & !grid[c] & (1 << e) != 0 {
+                        add(c * 9 + e);
+                    }
+                }
+            }
+            Some(h) => {
+                for &o in &UNITS[h] {
+                    let o = o as usize;
+                    if self.orig[o] & !grid[o] & (1 << d) != 0 {
+                        add(o * 9 + d);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// SE's chain-length bonus for a chain resting on `complexity` nodes:
+/// 0.1 each time the length minus 2 passes a ceiling that starts at 4 and
+/// grows by 3/2 and 4/3 in turn (4, 6, 8, 12, 16, 24, ...).
+pub(crate) fn length_bonus(complexity: usize) -> Rating10 {
+    let length = complexity as i64 - 2;
+    let (mut ceil, mut added, mut odd) = (4i64, 0, false);
+    while length > ceil {
+        added += 1;
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+    }
+    added
+}
+
+#[cfg(test)]
+mod tests {
+    use super::length_bonus;
+
+    #[test]
+    fn the_length_bonus_grows_at_ses_ceilings() {
+        let at: Vec<u16> = [6, 7, 8, 10, 11, 14, 15, 18, 19, 26]
+            .iter()
+            .map(|&n| length_bonus(n))
+            .collect();
+        assert_eq!(at, [0, 1, 1, 2, 3, 3, 4, 4, 5, 5]);
+    }
+}

@@ -1,0 +1,300 @@
+//! SE's "Forcing Chains & Cycles" (6.5-7.0 and the length bonus): from
+//! each candidate assumed on, chains of X links only, Y links only, then
+//! both. A chain that comes back to its start is a bidirectional cycle
+//! (6.5, 7.0 with both kinds): either way round it holds, so a candidate
+//! seeing an on and an off node of its digit leaves. A chain from a
+//! candidate to its own opposite is a forcing chain (6.6 with X links
+//! only, 7.0 with both): the candidate is off (or, from off, on). Of all
+//! found, the easiest is applied (then the shortest), as SE sorts them.
+
+use crate::core::grid::{CELLS, PEERS};
+use crate::core::logic::chain::{
+    Arena, Node, OutOfWork, Pot, Set, cand_of, is_on, length_bonus, node, off_to_on, on_to_off,
+};
+use crate::core::logic::marks::Marks;
+use crate::core::logic::step::{Rating10, Step};
+use crate::core::logic::technique::{Technique, Work};
+
+use super::{digits, node_name};
+
+pub struct Cycles;
+
+/// A chain's application and SE's sort key for it.
+pub(crate) struct Hint {
+    pub rating: Rating10,
+    pub complexity: usize,
+    pub sort_key: u8,
+    pub step: Step,
+}
+
+/// The easiest of `hints` (rating, then complexity, then SE's kind; the
+/// sort is stable, so first found among equals).
+pub(crate) fn easiest(mut hints: Vec<Hint>) -> Option<Step> {
+    hints.sort_by_key(|h| (h.rating, h.complexity, h.sort_key));
+    hints.into_iter().next().map(|h| h.step)
+}
+
+const FLOOR: Rating10 = 65;
+
+impl Technique for Cycles {
+    fn name(&self) -> &'static str {
+        "Forcing Chains & Cycles"
+    }
+
+    fn find(&self, marks: &Marks, work: &mut Work) -> Option<Step> {
+        let grid: [u16; CELLS] = std::array::from_fn(|c| marks.cands(c));
+        let mut hints = Vec::new();
+        for (y, x) in [(false, true), (true, false), (true, true)] {
+            for c in 0..CELLS {
+                if grid[c].count_ones() < 2 || (!x && grid[c].count_ones() > 2) {
+                    continue;
+                }
+                for d in digits(grid[c]) {
+                    let cand = c * 9 + d as usize - 1;
+                    if unary(&grid, cand, y, x, &mut hints, work).is_err() {
+                        return None;
+                    }
+                }
+            }
+        }
+        easiest(hints)
+    }
+}
+
+/// Whether `n` is on the first-parent chain above `p`.
+fn is_parent(arena: &Arena, p: Pot, n: Node) -> bool {
+    arena.path(p).iter().skip(1).any(|&q| arena.node(q) == n)
+}
+
+fn spend(work: &mut Work) -> Result<(), OutOfWork> {
+    if work.spend(1, FLOOR) {
+        Ok(())
+    } else {
+        Err(OutOfWork)
+    }
+}
+
+/// SE's `doUnaryChaining` from `cand` on: its cycles, and with X links its
+/// forcing chains from on and from off.
+fn unary(
+    grid: &[u16; CELLS],
+    cand: usize,
+    y: bool,
+    x: bool,
+    hints: &mut Vec<Hint>,
+    work: &mut Work,
+) -> Result<(), OutOfWork> {
+    let mut arena = Arena::default();
+    let source = node(cand, true);
+    let mut cycles = Vec::new();
+    {
+        let (mut on, mut off) = (Set::new(), Set::new());
+        let s = arena.push(source, &[]);
+        on.insert(source, s);
+        let (mut pend_on, mut pend_off) = (vec![s], Vec::new());
+        let (mut offs, mut ons) = (Vec::new(), Vec::new());
+        let mut length = 0;
+        while !pend_on.is_empty() || !pend_off.is_empty() {
+            length += 1;
+            for p in std::mem::take(&mut pend_on) {
+                spend(work)?;
+                on_to_off(grid, cand_of(arena.node(p)), y, &mut offs);
+                for &q in &offs {
+                    let n = node(q, false);
+                    if !is_parent(&arena, p, n) {
+                        let f = arena.push(n, &[p]);
+                        pend_off.push(f);
+                        off.insert(n, f);
+                    }
+                }
+            }
+            length += 1;
+            for p in std::mem::take(&mut pend_off) {
+                spend(work)?;
+                off_to_on(grid, cand_of(arena.node(p)), y, x, &mut ons);
+                for &(q, _) in &ons {
+                    let n = node(q, true);
+                    if length >= 4 && n == source {
+                        cycles.push(arena.push(n, &[p]));
+                    }
+                    if !on.contains(n) {
+                        let f = arena.push(n, &[p]);
+                        pend_on.push(f);
+                        on.insert(n, f);
+                    }
+                }
+            }
+        }
+    }
+    for dst in cycles {
+        if let Some(h) = cycle_hint(grid, &arena, dst, y, x) {
+            hints.push(h);
+        }
+    }
+    if x {
+        let mut targets = Vec::new();
+        forcing(grid, &mut arena, source, y, &mut targets, work)?;
+        forcing(grid, &mut arena, node(cand, false), y, &mut targets, work)?;
+        for t in targets {
+            hints.push(forcing_hint(grid, &arena, t, y));
+        }
+    }
+    Ok(())
+}
+
+/// SE's `doForcingChains` from `source`: every chain reaching its
+/// opposite, added to `targets` once each.
+fn forcing(
+    grid: &[u16; CELLS],
+    arena: &mut Arena,
+    source: Node,
+    y: bool,
+    targets: &mut Vec<Pot>,
+    work: &mut Work,
+) -> Result<(), OutOfWork> {
+    let (mut on, mut off) = (Set::new(), Set::new());
+    let s = arena.push(source, &[]);
+    let opposite = source ^ 1;
+    let (mut pend_on, mut pend_off) = (Vec::new(), Vec::new());
+    if is_on(source) {
+        on.insert(source, s);
+        pend_on.push(s);
+    } else {
+        off.insert(source, s);
+        pend_off.push(s);
+    }
+    let (mut offs, mut ons) = (Vec::new(), Vec::new());
+    while !pend_on.is_empty() || !pend_off.is_empty() {
+        for p in std::mem::take(&mut pend_on) {
+            spend(work)?;
+            on_to_off(grid, cand_of(arena.node(p)), y, &mut offs);
+            for &q in &offs {
+                let n = node(q, false);
+                let known = off.contains(n);
+                if n == opposite || !known {
+                    let f = arena.push(n, &[p]);
+                    if n == opposite && !targets.iter().any(|&t| arena.node(t) == n) {
+                        targets.push(f);
+                    }
+                    if !known {
+                        off.insert(n, f);
+                        pend_off.push(f);
+                    }
+                }
+            }
+        }
+        for p in std::mem::take(&mut pend_off) {
+            spend(work)?;
+            off_to_on(grid, cand_of(arena.node(p)), y, true, &mut ons);
+            for &(q, _) in &ons {
+                let n = node(q, true);
+                let known = on.contains(n);
+                if n == opposite || !known {
+                    let f = arena.push(n, &[p]);
+                    if n == opposite && !targets.iter().any(|&t| arena.node(t) == n) {
+                        targets.push(f);
+                    }
+                    if !known {
+                        on.insert(n, f);
+                        pend_on.push(f);
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn cycle_hint(grid: &[u16; CELLS], arena: &Arena, dst: Pot, y: bool, x: bool) -> Option<Hint> {
+    let path = arena.path(dst);
+    let links = &path[..path.len() - 1];
+    let cells: Vec<usize> = links.iter().map(|&p| cand_of(arena.node(p)) / 9).collect();
+    let mut forw: Vec<(u8, u8)> = Vec::new();
+    let mut back: Vec<(u8, u8)> = Vec::new();
+    for &p in links {
+        let n = arena.node(p);
+        let (c, d) = (cand_of(n) / 9, cand_of(n) % 9);
+        for &o in &PEERS[c] {
+            let o = o as usize;
+            if !cells.contains(&o) && grid[o] & (1 << d) != 0 {
+                let e = (o as u8, d as u8 + 1);
+                let set = if is_on(n) { &mut forw } else { &mut back };
+                if !set.contains(&e) {
+                    set.push(e);
+                }
+            }
+        }
+    }
+    let eliminate: Vec<(u8, u8)> = forw.into_iter().filter(|e| back.contains(e)).collect();
+    if eliminate.is_empty() {
+        return None;
+    }
+    let complexity = arena.ancestors(dst);
+    let rating = if x && y { 70 } else { 65 } + length_bonus(complexity);
+    let name = match (x, y) {
+        (true, true) => "Bidirectional Cycle",
+        (false, true) => "Bidirectional Y-Cycle",
+        _ => "Bidirectional X-Cycle",
+    };
+    let mut cells: Vec<u8> = cells.iter().map(|&c| c as u8).collect();
+    cells.dedup();
+    Some(Hint {
+        rating,
+        complexity,
+        sort_key: if x && y {
+            4
+        } else if y {
+            3
+        } else {
+            2
+        },
+        step: Step {
+            technique: name,
+            rating,
+            reason: format!("{} through {}", name.to_lowercase(), chain_text(arena, dst)),
+            cells,
+            place: None,
+            eliminate,
+        },
+    })
+}
+
+fn forcing_hint(grid: &[u16; CELLS], arena: &Arena, target: Pot, y: bool) -> Hint {
+    let n = arena.node(target);
+    let (c, d) = (cand_of(n) / 9, cand_of(n) % 9 + 1);
+    let eliminate: Vec<(u8, u8)> = if is_on(n) {
+        digits(grid[c] & !(1 << (d - 1)))
+            .map(|e| (c as u8, e))
+            .collect()
+    } else {
+        vec![(c as u8, d as u8)]
+    };
+    let complexity = arena.ancestors(target);
+    let rating = if y { 70 } else { 66 } + length_bonus(complexity);
+    let name = if y {
+        "Forcing Chain"
+    } else {
+        "Forcing X-Chain"
+    };
+    Hint {
+        rating,
+        complexity,
+        sort_key: if y { 4 } else { 2 },
+        step: Step {
+            technique: name,
+            rating,
+            reason: format!("{} {}", name.to_lowercase(), chain_text(arena, target)),
+            cells: vec![c as u8],
+            place: None,
+            eliminate,
+        },
+    }
+}
+
+/// `r1c2=5 -> r1c7<>5 -> ...`, from the assumption to `p`.
+pub(crate) fn chain_text(arena: &Arena, p: Pot) -> String {
+    let mut path = arena.path(p);
+    path.reverse();
+    let names: Vec<String> = path.iter().map(|&q| node_name(arena.node(q))).collect();
+    names.join(" -> ")
+}
