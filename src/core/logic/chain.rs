@@ -1,21 +1,13 @@
 //! The chain engine the chain techniques share: an implication graph over
-//! candidates, each either "on" (the cell holds the digit) or "off", grown
-//! breadth first from an assumption, as Sudoku Explainer 1.2.1 grows its
-//! chains (its `Chaining`): on turns off the cell's other digits (a "Y"
-//! link, when enabled) and the digit's other places in the box, row and
-//! column; off turns on the cell's last digit (Y) and the digit's last
-//! place in a house (X). In dynamic mode the offs found so far are taken
-//! out of the grid the chain reasons on, so later links may rest on
-//! several earlier nodes (all kept as parents).
+//! candidates, on or off, grown breadth first from an assumption as SE
+//! 1.2.1 grows its chains (static, or dynamic with every off taken out of
+//! the grid reasoned on). Each node keeps its parents, so a chain's length
+//! (SE's complexity and length bonus) follows; every node expanded spends
+//! one unit of [`Work`].
 //!
-//! Each node keeps its parents, so a chain's length is the count of
-//! distinct nodes it rests on (SE's complexity), from which SE's length
-//! bonus follows. Every node expanded spends one unit of [`Work`]; when it
-//! runs out the search stops with [`OutOfWork`].
-//!
-//! Owns no technique and no rating of one: the techniques in
-//! `techniques/cycles.rs` and `techniques/chains.rs` decide what a chain
-//! proves.
+//! Owns no technique and no rating: `techniques/cycles.rs` and
+//! `techniques/chains.rs` decide what a chain proves. In full:
+//! docs/difficulty.md "Module notes".
 
 use std::collections::VecDeque;
 

@@ -1,19 +1,9 @@
 //! SE's Nishio (7.5), multiple (8.0) and dynamic (8.5) forcing chains,
-//! each plus the length bonus, on the shared chain engine. From every
-//! candidate of a cell (of three or more candidates; of two or more when
-//! dynamic), assumed on and then off:
-//! - contradiction (dynamic, Nishio): an assumption that makes some
-//!   candidate both on and off is false;
-//! - double (dynamic, cells of three or more): what both the on and the
-//!   off assumption imply holds;
-//! - cell (not Nishio): what every candidate of a cell implies holds;
-//! - region (not Nishio): what every place of a digit in a house implies
-//!   holds.
-//!
-//! Nishio uses X links only. In dynamic mode each off found is taken out
-//! of the grid the chain reasons on. Of all found, the easiest is applied
-//! (rating with the length bonus, then complexity, then SE's kind), as SE
-//! sorts them.
+//! each plus the length bonus, on the shared chain engine: from every
+//! candidate of a cell, assumed on and then off, a contradiction, a double
+//! implication, a cell's or a region's common consequence. Of all found,
+//! the easiest is applied, as SE sorts them. In full: docs/difficulty.md
+//! "Module notes".
 
 use crate::core::grid::{CELLS, UNITS};
 use crate::core::logic::chain::{

@@ -1,18 +1,9 @@
-//! Unique rectangles and loops (4.5-5.0): cells that all hold the same
-//! two digits, closed in a loop where each house it crosses holds two of
-//! its cells, would let the two digits swap, so a puzzle with one solution
-//! must break the loop through its cells with other candidates (the
-//! "extra" cells). SE's types: 1 (one extra cell loses the two digits),
-//! 2 (the extra cells share one more digit, which leaves every cell
-//! seeing them all), 3 (the two extra cells' other digits form a naked
-//! set with other cells of a house they share) and 4 (one of the two
-//! digits is locked in the extra cells of a house: the other leaves
-//! them). A rectangle (4 cells) rates 4.5, a loop of 6 4.6, of 8 4.7,
-//! of 10 or more 5.0; a type 3 adds 0.1 for each digit of its naked set
-//! beyond one. Of all loops found, the easiest is applied (then the
-//! lowest type), as SE sorts them.
-//!
-//! SE's type 3 with a hidden set is not here (see docs/difficulty.md).
+//! Unique rectangles and loops (4.5-5.0), SE's types 1 to 4: cells that
+//! share two digits, closed in a loop, would let them swap, so a puzzle
+//! with one solution must break the loop through its extra cells. A
+//! rectangle rates 4.5, loops of 6, 8, 10+ 4.6, 4.7, 5.0; type 3 adds 0.1
+//! a digit beyond one. The easiest found is applied. SE's type 3 with a
+//! hidden set is not here. In full: docs/difficulty.md "Module notes".
 
 use crate::core::grid::{CELLS, PEERS};
 use crate::core::logic::house::House;
