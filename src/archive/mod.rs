@@ -28,6 +28,7 @@
 
 mod borrowed;
 pub mod canonical;
+mod dedup;
 mod earlier;
 pub mod export;
 mod lines;
@@ -35,6 +36,7 @@ pub mod lock;
 pub mod lookup;
 pub mod merge;
 mod pending;
+mod puzzle_row;
 pub mod query;
 pub mod remove;
 mod run;
