@@ -24,10 +24,14 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::sync::LazyLock;
 
 use rusqlite::types::ValueRef;
 use rusqlite::{OptionalExtension, params};
 
+use super::puzzle_row::{
+    self, CANONICAL, CLUES, ENCODING, GIVENS, ID, IMPORT_ID, SOLUTION, SOLUTIONS, TYPE,
+};
 use super::{Archive, ArchiveError};
 use crate::core::puzzle::{self, PuzzleType};
 
@@ -215,9 +219,12 @@ pub enum ExportError {
     Stored(String),
 }
 
-/// The selection's SQL; its columns are those [`Row`] reads.
-const SELECT: &str = "SELECT p.id, p.type, p.clues, p.givens, p.encoding, p.solutions,
-        p.solution, p.canonical, p.import_id
+/// The selection's SQL: the `puzzles` row's columns ([`puzzle_row::COLUMNS`]).
+static SELECT: LazyLock<String> =
+    LazyLock::new(|| format!("SELECT {} {SELECTION}", puzzle_row::column_list("p.")));
+
+/// Which rows [`SELECT`] reads.
+const SELECTION: &str = "
     FROM puzzles AS p
     WHERE (?1 IS NULL OR p.type = ?1)
       AND p.clues BETWEEN ?2 AND ?3
@@ -372,14 +379,14 @@ pub fn export(
         .iter()
         .any(|c| matches!(c, Column::File | Column::Line));
     let needs_count = columns.iter().any(|c| matches!(c, Column::Sources));
-    let mut st = a.conn.prepare(SELECT).map_err(e)?;
+    let mut st = a.conn.prepare(&SELECT).map_err(e)?;
     let mut look = Lookups::prepare(a)?;
     let mut line = String::with_capacity(512);
     let mut scratch = String::with_capacity(512);
     select(&mut st, filter, |r| {
         let int = |i: usize| -> Result<i64, ExportError> { r.get(i).map_err(e) };
-        let id = int(0)?;
-        let kind_name = text(r, 1)?.unwrap_or_default();
+        let id = int(ID)?;
+        let kind_name = text(r, TYPE)?.unwrap_or_default();
         let kind = PuzzleType::from_name(kind_name);
         let (first_file, first_line) = match needs_source {
             true => look.first_source(id)?.unzip(),
@@ -395,12 +402,12 @@ pub fn export(
             let v = match c {
                 Column::Id => Value::Int(id),
                 Column::Type => Value::Text(kind_name),
-                Column::Clues => Value::Int(int(2)?),
-                Column::Givens => Value::Text(text(r, 3)?.unwrap_or_default()),
-                Column::Solutions => Value::Int(int(5)?),
-                Column::Solution => text(r, 6)?.map_or(Value::Null, Value::Text),
-                Column::Canonical => text(r, 7)?.map_or(Value::Null, Value::Text),
-                Column::Import => Value::Int(int(8)?),
+                Column::Clues => Value::Int(int(CLUES)?),
+                Column::Givens => Value::Text(text(r, GIVENS)?.unwrap_or_default()),
+                Column::Solutions => Value::Int(int(SOLUTIONS)?),
+                Column::Solution => text(r, SOLUTION)?.map_or(Value::Null, Value::Text),
+                Column::Canonical => text(r, CANONICAL)?.map_or(Value::Null, Value::Text),
+                Column::Import => Value::Int(int(IMPORT_ID)?),
                 Column::File => first_file
                     .and_then(|f| look.paths.get(&f))
                     .map_or(Value::Null, |p| Value::Text(p)),
@@ -408,8 +415,8 @@ pub fn export(
                 Column::Sources => Value::Int(sources),
                 Column::Form(f) => match kind {
                     Some(kind) => {
-                        let givens = text(r, 3)?.unwrap_or_default();
-                        let encoding = text(r, 4)?.unwrap_or_default();
+                        let givens = text(r, GIVENS)?.unwrap_or_default();
+                        let encoding = text(r, ENCODING)?.unwrap_or_default();
                         (f.write)(kind, givens, encoding, &mut scratch)
                             .map_err(ExportError::Stored)?;
                         Value::Scratch
@@ -458,12 +465,12 @@ pub fn each(
     sources: bool,
     mut each: impl FnMut(&Stored<'_>) -> Result<(), ExportError>,
 ) -> Result<u64, ExportError> {
-    let mut st = a.conn.prepare(SELECT).map_err(sql_error)?;
+    let mut st = a.conn.prepare(&SELECT).map_err(sql_error)?;
     let mut look = Lookups::prepare(a)?;
     let mut source = String::new();
     select(&mut st, filter, |r| {
-        let id: i64 = r.get(0).map_err(sql_error)?;
-        let name = text(r, 1)?.unwrap_or_default();
+        let id: i64 = r.get(ID).map_err(sql_error)?;
+        let name = text(r, TYPE)?.unwrap_or_default();
         let kind = PuzzleType::from_name(name)
             .ok_or_else(|| ExportError::Stored(format!("puzzle {id}: unknown type {name:?}")))?;
         source.clear();
@@ -474,10 +481,10 @@ pub fn each(
         each(&Stored {
             id,
             kind,
-            clues: r.get(2).map_err(sql_error)?,
-            givens: text(r, 3)?.unwrap_or_default(),
-            encoding: text(r, 4)?.unwrap_or_default(),
-            solution: text(r, 6)?,
+            clues: r.get(CLUES).map_err(sql_error)?,
+            givens: text(r, GIVENS)?.unwrap_or_default(),
+            encoding: text(r, ENCODING)?.unwrap_or_default(),
+            solution: text(r, SOLUTION)?,
             source: (!source.is_empty()).then_some(source.as_str()),
         })
     })
@@ -575,7 +582,7 @@ mod tests {
         super::super::schema::migrate(&mut c).unwrap();
         let plan = crate::archive::lookup::plan::of(
             &c,
-            SELECT,
+            &SELECT,
             params![
                 None::<String>,
                 0,

@@ -2,15 +2,8 @@
 //! accepted line's puzzle (stored, or found as a duplicate or isomorph),
 //! its provenance, and each rejected line with its reason.
 //!
-//! Deduplication: a line's puzzle is looked for under its key (the hash of
-//! type and givens, stepped on past other puzzles with the same hash: see
-//! [`crate::record::next_key`]) among the keys this batch took
-//! ([`Pending`], in memory) and those of earlier batches
-//! (`puzzles_by_key`); the first key free in both is where a new puzzle is
-//! stored. With `--dedup isomorphs` the first stored puzzle with the same
-//! type and canonical form takes the line instead, found the same two ways
-//! (`puzzles_by_form`, then the batch's). A new puzzle's lookup entries
-//! wait in [`Pending`] for the batch's commit ([`super::pending`]).
+//! Deduplication is [`super::dedup`]'s, shared with merge; a new
+//! puzzle's lookup entries wait in [`Pending`] for the batch's commit.
 //!
 //! The writer thread is the one every line waits for, so statements are
 //! shared between rows where the result allows: a statement execution
@@ -20,57 +13,25 @@
 //! is written), provenance [`SOURCES_PER_INSERT`] rows to one.
 //!
 //! It owns what the lines come to ([`Counts`]), what makes a line a
-//! duplicate ([`Dedup`]) and how many reject messages are kept to show
+//! duplicate ([`Dedup`], from [`super::dedup`]) and how many reject messages are kept to show
 //! ([`SHOWN_REJECTS`]); [`super::writer`] uses them and re-exports the first
 //! two, and nothing here uses the writer: the import goes one way.
 
 use std::sync::LazyLock;
 
-use rusqlite::{CachedStatement, Connection, OptionalExtension, params};
+use rusqlite::{CachedStatement, Connection, params};
 
 use super::ArchiveError;
 use super::borrowed::{Borrowed, Param};
+use super::dedup::{Dedup, Dedupe, Place, Sought};
 use super::earlier::{Earlier, Now, Superseded};
-use super::lookup::BY_KEY;
 use super::pending::Pending;
+use super::puzzle_row::{
+    self, Held, INSERT_PUZZLE, INSERT_PUZZLES, NewRow, PUZZLE_PARAMS, PUZZLES_PER_INSERT,
+};
 use super::remove::{Reason, Removal};
 use crate::input::{Chunk, Item};
 use crate::record::{Canonical, Outcome, Record};
-
-/// Stores a puzzle under the id and key given. OR IGNORE rather than a
-/// plain INSERT: a statement that may abort half way through its rows
-/// journals every page it touches first, and a CHECK could (the rows'
-/// values make it never fail, and nothing else can: no index of `puzzles`
-/// is unique). The writer counts the rows added, so a row dropped would be
-/// an error, not a loss.
-pub(super) const INSERT_PUZZLE: &str = "INSERT OR IGNORE INTO puzzles
-    (id, type, clues, givens, encoding, solutions, solution, import_id, key, canonical, canonical_hash)
-    VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
-
-/// Parameters of one row of [`INSERT_PUZZLE`].
-const PUZZLE_PARAMS: usize = 11;
-
-/// New puzzles written by one statement.
-const PUZZLES_PER_INSERT: usize = 32;
-
-/// [`INSERT_PUZZLE`] for [`PUZZLES_PER_INSERT`] rows.
-pub(super) static INSERT_PUZZLES: LazyLock<String> = LazyLock::new(|| {
-    let rows: Vec<String> = (0..PUZZLES_PER_INSERT)
-        .map(|i| {
-            let at = PUZZLE_PARAMS * i;
-            let params: Vec<String> = (1..=PUZZLE_PARAMS)
-                .map(|j| format!("?{}", at + j))
-                .collect();
-            format!("({})", params.join(", "))
-        })
-        .collect();
-    format!(
-        "INSERT OR IGNORE INTO puzzles
-         (id, type, clues, givens, encoding, solutions, solution, import_id, key, canonical, canonical_hash)
-         VALUES {}",
-        rows.join(", ")
-    )
-});
 
 /// Records where a line's puzzle came from (once per file and line).
 pub(super) const INSERT_SOURCE: &str = "INSERT OR IGNORE INTO sources
@@ -94,16 +55,6 @@ pub(super) static INSERT_SOURCES: LazyLock<String> = LazyLock::new(|| {
         rows.join(", ")
     )
 });
-
-/// The first stored puzzle (of earlier batches) with this canonical hash,
-/// type and form: `puzzles_by_form` holds each hash's puzzles in id order.
-pub(super) const BY_CANONICAL: &str = "SELECT p.id, p.givens
-    FROM puzzles_by_form AS f JOIN puzzles AS p ON p.id = f.puzzle_id
-    WHERE f.canonical_hash = ?1 AND p.type = ?2 AND p.canonical = ?3
-    ORDER BY f.puzzle_id LIMIT 1";
-
-/// A row of this batch, compared when its key or hash is a line's.
-pub(super) const ROW: &str = "SELECT type, givens, canonical FROM puzzles WHERE id = ?1";
 
 const INSERT_REJECT: &str = "INSERT OR IGNORE INTO rejects
     (import_id, file_id, line, raw, reason, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
@@ -149,16 +100,6 @@ impl Counts {
         self.skipped += d.skipped;
         self.isomorphs += d.isomorphs;
     }
-}
-
-/// What makes a line a duplicate.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Dedup {
-    /// The same type and givens as a stored puzzle.
-    #[default]
-    Exact,
-    /// Or the same canonical form: relabelled, permuted, rotated copies.
-    Isomorphs,
 }
 
 /// How many reject messages an import prints (all are in the archive).
@@ -211,13 +152,6 @@ pub(super) struct ChunkLines<'a, 'p> {
     /// Earlier provenance rows superseded, taken out before the chunk's own
     /// are written.
     superseded: Superseded,
-}
-
-/// A stored puzzle's type, givens and form, as a line is compared with it.
-struct Row {
-    kind: String,
-    givens: String,
-    canonical: Option<String>,
 }
 
 impl<'a, 'p> ChunkLines<'a, 'p> {
@@ -312,22 +246,18 @@ impl<'a, 'p> ChunkLines<'a, 'p> {
                     continue;
                 }
                 Outcome::Known(k) => {
-                    match self.isomorph(
-                        k.kind.as_str(),
-                        k.canonical.as_ref().map(Canonical::parts),
-                        &k.givens,
-                    )? {
-                        Some(found) => found,
+                    let canonical = k.canonical.as_ref().map(Canonical::parts);
+                    let found = self
+                        .dedupe()
+                        .isomorph(k.kind.as_str(), canonical, &k.givens, |id| self.row(id))
+                        .map_err(sql)?;
+                    match found.map(held) {
+                        Some(Ok(found)) => found,
                         // Found by the workers: the line's own puzzle.
-                        None => (k.id, Fate::Duplicate),
+                        _ => (k.id, Fate::Duplicate),
                     }
                 }
-                Outcome::Accepted(rec) => {
-                    match self.isomorph(rec.kind.as_str(), rec.canonical(), rec.givens())? {
-                        Some(found) => found,
-                        None => self.store(rec)?,
-                    }
-                }
+                Outcome::Accepted(rec) => self.store(rec)?,
             };
             let relation = self.account(item, puzzle_id, fate);
             if self.earlier.is_some() {
@@ -400,89 +330,42 @@ impl<'a, 'p> ChunkLines<'a, 'p> {
 
     /// A puzzle this batch stored: from the group waiting for its insert,
     /// or the row written.
-    fn row(&self, id: i64) -> rusqlite::Result<Row> {
+    fn row(&self, id: i64) -> rusqlite::Result<Held> {
         if let Some(&(_, _, rec)) = self.group.iter().find(|&&(gid, _, _)| gid == id) {
-            return Ok(Row {
+            return Ok(Held {
                 kind: rec.kind.as_str().to_owned(),
                 givens: rec.givens().to_owned(),
                 canonical: rec.canonical().map(|(form, _)| form.to_owned()),
             });
         }
-        self.tx.prepare_cached(ROW)?.query_row([id], |r| {
-            Ok(Row {
-                kind: r.get(0)?,
-                givens: r.get(1)?,
-                canonical: r.get(2)?,
-            })
-        })
+        puzzle_row::held(self.tx, id)
     }
 
-    /// With --dedup isomorphs, the first stored puzzle equivalent to a
-    /// line's (maybe that very puzzle), which then takes the line: one of
-    /// earlier batches, else one of this batch.
-    fn isomorph(
-        &self,
-        kind: &str,
-        canonical: Option<(&str, i64)>,
-        givens: &str,
-    ) -> Result<Option<(i64, Fate)>, ArchiveError> {
-        let (Dedup::Isomorphs, Some((form, hash))) = (self.dedup, canonical) else {
-            return Ok(None);
-        };
-        let stored = self
-            .statement(BY_CANONICAL)?
-            .query_row(params![hash, kind, form], |r| {
-                Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
-            })
-            .optional()
-            .map_err(sql)?;
-        let found = match stored {
-            Some(found) => Some(found),
-            None => self.isomorph_in_batch(kind, form, hash)?,
-        };
-        Ok(found.map(|(id, stored)| {
-            let fate = if stored == givens {
-                Fate::Duplicate
-            } else {
-                Fate::Isomorph
-            };
-            (id, fate)
-        }))
-    }
-
-    /// The first puzzle this batch stored with `kind` and `form` (and so
-    /// `hash`), with its givens.
-    fn isomorph_in_batch(
-        &self,
-        kind: &str,
-        form: &str,
-        hash: i64,
-    ) -> Result<Option<(i64, String)>, ArchiveError> {
-        for id in self.pending.with_hash(hash) {
-            let row = self.row(id).map_err(sql)?;
-            if row.kind == kind && row.canonical.as_deref() == Some(form) {
-                return Ok(Some((id, row.givens)));
-            }
+    /// The deduplication of this batch.
+    fn dedupe(&self) -> Dedupe<'_> {
+        Dedupe {
+            conn: self.tx,
+            pending: self.pending,
+            dedup: self.dedup,
         }
-        Ok(None)
     }
 
-    /// `rec`'s puzzle: the stored one it is, or stored now under the first
-    /// key from its hash up that neither this batch nor an earlier one
-    /// holds (a key held by another puzzle, two hashes alike, is stepped
-    /// past; lookups step the same way).
+    /// `rec`'s puzzle: the stored one it is (or, with --dedup isomorphs,
+    /// the first of its form), or stored now under the free key
+    /// ([`super::dedup`]).
     fn store(&mut self, rec: &'a Record) -> Result<(i64, Fate), ArchiveError> {
-        let (kind, givens) = (rec.kind.as_str(), rec.givens());
-        let mut by_key = self.statement(BY_KEY)?;
-        let walked = self
-            .pending
-            .walk(rec.key, &mut by_key, kind, givens, |id| {
-                let row = self.row(id)?;
-                Ok(row.kind == kind && row.givens == givens)
-            })
+        let sought = Sought {
+            kind: rec.kind.as_str(),
+            givens: rec.givens(),
+            key: rec.key,
+            canonical: rec.canonical(),
+        };
+        let place = self
+            .dedupe()
+            .place(sought, |id| self.row(id))
             .map_err(sql)?;
-        let key = match walked {
-            Ok(id) => return Ok((id, Fate::Duplicate)),
+        let key = match held(place) {
+            Ok(found) => return Ok(found),
             Err(free) => free,
         };
         let id = self.pending.next_id(self.tx).map_err(sql)?;
@@ -509,18 +392,18 @@ impl<'a, 'p> ChunkLines<'a, 'p> {
             self.params.clear();
             for &(id, key, rec) in &self.group {
                 self.params
-                    .extend(puzzle_params(rec, id, key, self.import_id));
+                    .extend(NewRow::of_record(rec, id, key, self.import_id).params());
             }
             insert.execute(&self.params).map_err(sql)?
         } else {
             let insert = match &mut self.insert_one {
                 Some(insert) => insert,
-                empty => empty.insert(Borrowed::prepare(self.tx, INSERT_PUZZLE).map_err(sql)?),
+                empty => empty.insert(Borrowed::prepare(self.tx, &INSERT_PUZZLE).map_err(sql)?),
             };
             let mut added = 0;
             for &(id, key, rec) in &self.group {
                 added += insert
-                    .execute(&puzzle_params(rec, id, key, self.import_id))
+                    .execute(&NewRow::of_record(rec, id, key, self.import_id).params())
                     .map_err(sql)?;
             }
             added
@@ -569,28 +452,19 @@ impl<'a, 'p> ChunkLines<'a, 'p> {
     }
 }
 
+/// What a line held as `place` is: its puzzle's id and fate, or (free)
+/// the key its new puzzle goes under.
+fn held(place: Place) -> Result<(i64, Fate), i64> {
+    match place {
+        Place::Held { id, isomorph } if isomorph => Ok((id, Fate::Isomorph)),
+        Place::Held { id, .. } => Ok((id, Fate::Duplicate)),
+        Place::Free(key) => Err(key),
+    }
+}
+
 /// A line number as SQLite's integer.
 fn line_number(line: u64) -> Result<i64, ArchiveError> {
     i64::try_from(line).map_err(|e| sql(rusqlite::Error::ToSqlConversionFailure(e.into())))
-}
-
-/// The parameters of one puzzle row of an insert, in [`INSERT_PUZZLE`]'s
-/// order.
-fn puzzle_params(rec: &Record, id: i64, key: i64, import_id: i64) -> [Param<'_>; PUZZLE_PARAMS] {
-    let canonical = rec.canonical();
-    [
-        Param::Int(id),
-        Param::Text(rec.kind.as_str()),
-        Param::Int(i64::from(rec.clues)),
-        Param::Text(rec.givens()),
-        Param::Text(rec.encoding()),
-        Param::Int(i64::from(rec.solutions)),
-        Param::from(rec.solution()),
-        Param::Int(import_id),
-        Param::Int(key),
-        Param::from(canonical.map(|(form, _)| form)),
-        Param::from(canonical.map(|(_, hash)| hash)),
-    ]
 }
 
 #[cfg(test)]

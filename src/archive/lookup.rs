@@ -22,12 +22,12 @@
 //!   collision costs a second look, never a false match). A form can be
 //!   shared by many stored puzzles; only those shown are read.
 //!
-//! [`PLANS`] are the statements whose query plans a test checks for index
+//! [`plans`] are the statements whose query plans a test checks for index
 //! use (`EXPLAIN QUERY PLAN`): each reads a table by its primary key.
 
 use rusqlite::{Connection, OptionalExtension};
 
-use super::ArchiveError;
+use super::{ArchiveError, puzzle_row};
 use crate::core::puzzle::PuzzleType;
 use crate::record::{canonical_hash, key_of, next_key};
 
@@ -42,10 +42,6 @@ const BY_HASH: &str =
 
 const SAME_FORM: &str = "SELECT type = ?2 AND canonical = ?3 FROM puzzles WHERE id = ?1";
 
-const PUZZLE: &str = "SELECT id, type, clues, givens, encoding, solutions, solution, canonical,
-        import_id
-    FROM puzzles WHERE id = ?1";
-
 const SOURCES: &str = "SELECT f.path, s.line, s.relation, s.import_id
     FROM sources AS s JOIN files AS f ON f.id = s.file_id
     WHERE s.puzzle_id = ?1 ORDER BY s.import_id, s.file_id, s.line LIMIT ?2";
@@ -53,7 +49,16 @@ const SOURCES: &str = "SELECT f.path, s.line, s.relation, s.import_id
 const SOURCE_COUNT: &str = "SELECT count(*) FROM sources WHERE puzzle_id = ?1";
 
 /// The lookups, for a test of their query plans.
-pub const PLANS: &[&str] = &[BY_KEY, BY_HASH, SAME_FORM, PUZZLE, SOURCES, SOURCE_COUNT];
+pub fn plans() -> [&'static str; 6] {
+    [
+        BY_KEY,
+        BY_HASH,
+        SAME_FORM,
+        &puzzle_row::BY_ID,
+        SOURCES,
+        SOURCE_COUNT,
+    ]
+}
 
 /// The lookup tables' invariant (see the module doc), as queries that each
 /// list the rows breaking one side of it, one text a row: what
@@ -129,19 +134,7 @@ pub fn invariant_breaks(conn: &Connection) -> Result<Vec<String>, ArchiveError> 
 }
 
 /// A stored puzzle, as `find` shows it.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct Puzzle {
-    pub id: i64,
-    pub r#type: String,
-    pub clues: i64,
-    pub givens: String,
-    pub encoding: String,
-    pub solutions: i64,
-    pub solution: Option<String>,
-    pub canonical: Option<String>,
-    /// The import that first stored it.
-    pub import_id: i64,
-}
+pub use super::puzzle_row::Puzzle;
 
 /// One line a puzzle came from.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -293,22 +286,7 @@ pub fn by_canonical(
 
 /// The stored puzzle `id`.
 pub fn puzzle(conn: &Connection, id: i64) -> Result<Puzzle, ArchiveError> {
-    conn.prepare_cached(PUZZLE)
-        .map_err(sql)?
-        .query_row([id], |r| {
-            Ok(Puzzle {
-                id: r.get(0)?,
-                r#type: r.get(1)?,
-                clues: r.get(2)?,
-                givens: r.get(3)?,
-                encoding: r.get(4)?,
-                solutions: r.get(5)?,
-                solution: r.get(6)?,
-                canonical: r.get(7)?,
-                import_id: r.get(8)?,
-            })
-        })
-        .map_err(sql)
+    puzzle_row::by_id(conn, id).map_err(sql)
 }
 
 /// The first `limit` lines puzzle `id` came from (by import, file and
@@ -381,7 +359,7 @@ mod tests {
     fn every_lookup_is_an_index_read() {
         let mut conn = Connection::open_in_memory().unwrap();
         super::super::schema::migrate(&mut conn).unwrap();
-        for sql in PLANS {
+        for sql in plans() {
             let plan = plan(&conn, sql);
             assert!(!plan.is_empty(), "{sql}");
             for step in &plan {

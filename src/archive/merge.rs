@@ -88,9 +88,11 @@ use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::lines::{BY_CANONICAL, Counts, Dedup, INSERT_PUZZLE, ROW};
-use super::lookup::BY_KEY;
+use super::borrowed::Borrowed;
+use super::dedup::{Dedup, Dedupe, Place, Sought};
+use super::lines::Counts;
 use super::pending::Pending;
+use super::puzzle_row::{self, INSERT_PUZZLE, Puzzle};
 use super::run::{MERGE, Run};
 use super::{Archive, ArchiveError, Found, beside, inspect, open_read_only, schema};
 use crate::core::canon;
@@ -722,14 +724,7 @@ impl<'a> MergeRun<'a> {
     /// The input's puzzles in id order, in batches with their provenance.
     fn copy_puzzles(&mut self, input: &Input, here: &Here) -> Result<Ended, ArchiveError> {
         let read = reading(&input.path, "its puzzles");
-        let mut select = input
-            .conn
-            .prepare(
-                "SELECT id, type, clues, givens, encoding, solutions, solution, import_id,
-                        canonical, canonical_hash
-                 FROM puzzles WHERE id > ?1 ORDER BY id LIMIT ?2",
-            )
-            .map_err(&read)?;
+        let mut select = input.conn.prepare(&puzzle_row::AFTER).map_err(&read)?;
         let mut select_sources = input
             .conn
             .prepare(
@@ -762,10 +757,9 @@ impl<'a> MergeRun<'a> {
         )
     }
 
-    /// One batch of puzzles (`rows`: id, type, clues, givens, encoding,
-    /// solutions, solution, import_id, canonical, canonical_hash), each
-    /// stored or found held; `map` gets each input id's puzzle here and
-    /// whether it is held as an isomorph. Returns the last id copied.
+    /// One batch of puzzles (`rows`: [`puzzle_row::AFTER`]), each stored
+    /// or found held; `map` gets each input id's puzzle here and whether it
+    /// is held as an isomorph. Returns the last id copied.
     fn store_puzzles(
         &mut self,
         mut rows: rusqlite::Rows<'_>,
@@ -776,97 +770,61 @@ impl<'a> MergeRun<'a> {
         let read = reading(input, "its puzzles");
         let write = sql("writing a batch");
         let c = &self.out.conn;
-        let mut by_key = c.prepare_cached(BY_KEY).map_err(&write)?;
-        let mut by_form = c.prepare_cached(BY_CANONICAL).map_err(&write)?;
-        let mut row = c.prepare_cached(ROW).map_err(&write)?;
-        let mut insert = c.prepare_cached(INSERT_PUZZLE).map_err(&write)?;
+        let mut insert = Borrowed::prepare(c, &INSERT_PUZZLE).map_err(&write)?;
         let mut last = None;
         while let Some(r) = rows.next().map_err(&read)? {
             if self.batch_ends(last.is_some()) {
                 break;
             }
-            let id: i64 = r.get(0).map_err(&read)?;
-            let kind: String = r.get(1).map_err(&read)?;
-            let givens: String = r.get(3).map_err(&read)?;
-            let mut canonical: Option<String> = r.get(8).map_err(&read)?;
-            let mut hash: Option<i64> = r.get(9).map_err(&read)?;
+            let p = Puzzle::read(r).map_err(&read)?;
+            let (id, kind, givens) = (p.id, p.r#type.as_str(), p.givens.as_str());
             last = Some(id);
             self.counts.lines += 1;
-            let import = r
-                .get::<_, i64>(7)
-                .ok()
-                .and_then(|i| imports.get(&i).copied())
-                .unwrap_or(self.merge_id);
-            let clues: i64 = r.get(2).map_err(&read)?;
-            let encoding: String = r.get(4).map_err(&read)?;
-            let solutions: i64 = r.get(5).map_err(&read)?;
-            let solution: Option<String> = r.get(6).map_err(&read)?;
-            // The held puzzle of the same identity, of this batch or an
-            // earlier one; else the free key, where it is stored unless an
-            // isomorph is held.
-            let walked = self
-                .pending
-                .walk(
-                    (self.key_of)(&kind, &givens),
-                    &mut by_key,
-                    &kind,
-                    &givens,
-                    |held| is_row(&mut row, held, &kind, 1, &givens),
-                )
-                .map_err(&write)?;
-            let key = match walked {
-                Ok(here) => {
+            let import = imports.get(&p.import_id).copied().unwrap_or(self.merge_id);
+            let mut canonical = p.canonical.clone().zip(p.canonical_hash);
+            if self.dedup == Dedup::Isomorphs
+                && canonical.is_none()
+                && let Some(t) = PuzzleType::from_name(kind)
+                && let Ok(form) = canon::of(t, givens)
+            {
+                let hash = canonical_hash(kind, &form);
+                canonical = Some((form, hash));
+            }
+            let form = canonical.as_ref().map(|(f, h)| (f.as_str(), *h));
+            let sought = Sought {
+                kind,
+                givens,
+                key: (self.key_of)(kind, givens),
+                canonical: form,
+            };
+            let dedupe = Dedupe {
+                conn: c,
+                pending: &self.pending,
+                dedup: self.dedup,
+            };
+            let key = match dedupe
+                .place(sought, |held| puzzle_row::held(c, held))
+                .map_err(&write)?
+            {
+                Place::Held { id: here, isomorph } => {
                     self.counts.duplicates += 1;
-                    map.insert(id, (here, false));
+                    self.counts.isomorphs += u64::from(isomorph);
+                    map.insert(id, (here, isomorph));
                     continue;
                 }
-                Err(free) => free,
+                Place::Free(free) => free,
             };
-            if self.dedup == Dedup::Isomorphs {
-                if canonical.is_none()
-                    && let Some(t) = PuzzleType::from_name(&kind)
-                    && let Ok(form) = canon::of(t, &givens)
-                {
-                    hash = Some(canonical_hash(&kind, &form));
-                    canonical = Some(form);
-                }
-                if let (Some(form), Some(h)) = (&canonical, hash) {
-                    // The first stored puzzle of this form: of earlier
-                    // batches (lower ids), else of this one.
-                    let mut held = by_form
-                        .query_row(params![h, kind, form], |r| r.get::<_, i64>(0))
-                        .optional()
-                        .map_err(&write)?;
-                    if held.is_none() {
-                        for candidate in self.pending.with_hash(h) {
-                            if is_row(&mut row, candidate, &kind, 2, form).map_err(&write)? {
-                                held = Some(candidate);
-                                break;
-                            }
-                        }
-                    }
-                    if let Some(here) = held {
-                        self.counts.duplicates += 1;
-                        self.counts.isomorphs += 1;
-                        map.insert(id, (here, true));
-                        continue;
-                    }
-                }
-            }
             // The row now, its lookup entries at the batch's commit, in
             // this batch's transaction: the lookup tables' invariant (see
             // `lookup`).
             let stored = self.pending.next_id(c).map_err(&write)?;
             let added = insert
-                .execute(params![
-                    stored, kind, clues, givens, encoding, solutions, solution, import, key,
-                    canonical, hash,
-                ])
+                .execute(&p.copy(stored, key, import, form).params())
                 .map_err(&write)?;
             if added != 1 {
                 return Err(write(rusqlite::Error::StatementChangedRows(added)));
             }
-            self.pending.add(key, stored, hash);
+            self.pending.add(key, stored, form.map(|(_, h)| h));
             self.counts.stored += 1;
             map.insert(id, (stored, false));
         }
@@ -989,21 +947,6 @@ impl<'a> MergeRun<'a> {
         }
         Ok(last)
     }
-}
-
-/// Whether the puzzle `id` (read by `row`, [`ROW`]: type, givens,
-/// canonical form) has type `kind` and `text` in column `column` (1 the
-/// givens, 2 the form).
-fn is_row(
-    row: &mut rusqlite::Statement<'_>,
-    id: i64,
-    kind: &str,
-    column: usize,
-    text: &str,
-) -> rusqlite::Result<bool> {
-    row.query_row([id], |r| {
-        Ok(r.get_ref(0)?.as_str()? == kind && r.get_ref(column)?.as_str_or_null()? == Some(text))
-    })
 }
 
 #[cfg(test)]

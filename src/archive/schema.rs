@@ -417,7 +417,7 @@ mod tests {
         let mut explain = conn
             .prepare(&format!(
                 "EXPLAIN QUERY PLAN {}",
-                super::super::lines::BY_CANONICAL
+                super::super::dedup::BY_CANONICAL
             ))
             .unwrap();
         // Listed without binding the statement's parameters.
@@ -434,7 +434,7 @@ mod tests {
         assert!(plan.iter().all(|s| s.starts_with("SEARCH")), "{plan:?}");
         let found: i64 = conn
             .query_row(
-                super::super::lines::BY_CANONICAL,
+                super::super::dedup::BY_CANONICAL,
                 rusqlite::params![99, "sudoku", "c"],
                 |r| r.get(0),
             )
@@ -583,7 +583,7 @@ mod tests {
         );
         let found: i64 = conn
             .query_row(
-                super::super::lines::BY_CANONICAL,
+                super::super::dedup::BY_CANONICAL,
                 rusqlite::params![hash, "sudoku", form],
                 |r| r.get(0),
             )
@@ -607,8 +607,8 @@ mod tests {
         let mut conn = Connection::open_in_memory().unwrap();
         migrate(&mut conn).unwrap();
         for sql in [
-            super::super::lines::INSERT_PUZZLE,
-            &super::super::lines::INSERT_PUZZLES,
+            &super::super::puzzle_row::INSERT_PUZZLE,
+            &super::super::puzzle_row::INSERT_PUZZLES,
             super::super::lines::INSERT_SOURCE,
             &super::super::lines::INSERT_SOURCES,
         ] {

@@ -71,9 +71,10 @@ use std::time::Instant;
 
 use rusqlite::{OptionalExtension, params};
 
+pub use super::dedup::Dedup;
 use super::earlier::Earlier;
+pub use super::lines::Counts;
 use super::lines::{ChunkLines, SHOWN_REJECTS};
-pub use super::lines::{Counts, Dedup};
 use super::pending::Pending;
 use super::remove::{Removal, puzzles_removed};
 use super::run::{IMPORT, Run};

@@ -1,0 +1,301 @@
+//! The `puzzles` row: its column list ([`COLUMNS`], every index derived
+//! from it by name), the single and grouped inserts, the reads of a stored
+//! row, and the copy a merge makes of another archive's row. Adding a
+//! stored value is a change here plus a migration.
+//!
+//! It knows nothing of deduplication or batches: callers give the id and
+//! key a row goes under.
+
+use std::sync::LazyLock;
+
+use rusqlite::Connection;
+
+use super::borrowed::Param;
+use crate::record::Record;
+
+/// The columns of a `puzzles` row, in the order every statement here lists
+/// them and every index below is taken from.
+pub(super) const COLUMNS: [&str; 11] = [
+    "id",
+    "type",
+    "clues",
+    "givens",
+    "encoding",
+    "solutions",
+    "solution",
+    "import_id",
+    "key",
+    "canonical",
+    "canonical_hash",
+];
+
+/// The position of `name` in [`COLUMNS`]; a name not there fails the build.
+const fn at(name: &str) -> usize {
+    let mut i = 0;
+    while i < COLUMNS.len() {
+        if eq(COLUMNS[i].as_bytes(), name.as_bytes()) {
+            return i;
+        }
+        i += 1;
+    }
+    panic!("no such column of puzzles")
+}
+
+const fn eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+pub(super) const ID: usize = at("id");
+pub(super) const TYPE: usize = at("type");
+pub(super) const CLUES: usize = at("clues");
+pub(super) const GIVENS: usize = at("givens");
+pub(super) const ENCODING: usize = at("encoding");
+pub(super) const SOLUTIONS: usize = at("solutions");
+pub(super) const SOLUTION: usize = at("solution");
+pub(super) const IMPORT_ID: usize = at("import_id");
+pub(super) const KEY: usize = at("key");
+pub(super) const CANONICAL: usize = at("canonical");
+pub(super) const CANONICAL_HASH: usize = at("canonical_hash");
+
+/// Values of one row of an insert.
+pub(super) const PUZZLE_PARAMS: usize = COLUMNS.len();
+
+/// The column list, each name after `prefix` (`"p."` in a join).
+pub(super) fn column_list(prefix: &str) -> String {
+    COLUMNS
+        .iter()
+        .map(|c| format!("{prefix}{c}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `rows` rows of placeholders, [`PUZZLE_PARAMS`] each, numbered on.
+fn placeholders(rows: usize) -> String {
+    (0..rows)
+        .map(|i| {
+            let at = PUZZLE_PARAMS * i;
+            let params: Vec<String> = (1..=PUZZLE_PARAMS)
+                .map(|j| format!("?{}", at + j))
+                .collect();
+            format!("({})", params.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Stores a puzzle under the id and key given. OR IGNORE rather than a
+/// plain INSERT: a statement that may abort half way through its rows
+/// journals every page it touches first, and a CHECK could (the rows'
+/// values make it never fail, and nothing else can: no index of `puzzles`
+/// is unique). The writer counts the rows added, so a row dropped would be
+/// an error, not a loss.
+pub(super) static INSERT_PUZZLE: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "INSERT OR IGNORE INTO puzzles ({}) VALUES {}",
+        column_list(""),
+        placeholders(1)
+    )
+});
+
+/// New puzzles written by one statement.
+pub(super) const PUZZLES_PER_INSERT: usize = 32;
+
+/// [`INSERT_PUZZLE`] for [`PUZZLES_PER_INSERT`] rows.
+pub(super) static INSERT_PUZZLES: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "INSERT OR IGNORE INTO puzzles ({}) VALUES {}",
+        column_list(""),
+        placeholders(PUZZLES_PER_INSERT)
+    )
+});
+
+/// One row's values, borrowed from a record or a row read elsewhere.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct NewRow<'a> {
+    pub id: i64,
+    pub kind: &'a str,
+    pub clues: i64,
+    pub givens: &'a str,
+    pub encoding: &'a str,
+    pub solutions: i64,
+    pub solution: Option<&'a str>,
+    pub import_id: i64,
+    pub key: i64,
+    pub canonical: Option<&'a str>,
+    pub canonical_hash: Option<i64>,
+}
+
+impl<'a> NewRow<'a> {
+    /// The row of a processed line's puzzle, stored as `id` under `key`.
+    pub fn of_record(rec: &'a Record, id: i64, key: i64, import_id: i64) -> NewRow<'a> {
+        let canonical = rec.canonical();
+        NewRow {
+            id,
+            kind: rec.kind.as_str(),
+            clues: i64::from(rec.clues),
+            givens: rec.givens(),
+            encoding: rec.encoding(),
+            solutions: i64::from(rec.solutions),
+            solution: rec.solution(),
+            import_id,
+            key,
+            canonical: canonical.map(|(form, _)| form),
+            canonical_hash: canonical.map(|(_, hash)| hash),
+        }
+    }
+
+    /// Its values in [`COLUMNS`]' order, for [`INSERT_PUZZLE`] and
+    /// [`INSERT_PUZZLES`].
+    pub fn params(&self) -> [Param<'a>; PUZZLE_PARAMS] {
+        let mut p = [Param::Null; PUZZLE_PARAMS];
+        p[ID] = Param::Int(self.id);
+        p[TYPE] = Param::Text(self.kind);
+        p[CLUES] = Param::Int(self.clues);
+        p[GIVENS] = Param::Text(self.givens);
+        p[ENCODING] = Param::Text(self.encoding);
+        p[SOLUTIONS] = Param::Int(self.solutions);
+        p[SOLUTION] = Param::from(self.solution);
+        p[IMPORT_ID] = Param::Int(self.import_id);
+        p[KEY] = Param::Int(self.key);
+        p[CANONICAL] = Param::from(self.canonical);
+        p[CANONICAL_HASH] = Param::from(self.canonical_hash);
+        p
+    }
+}
+
+/// A stored row, owned: as `find` shows it, and as a merge copies it from
+/// another archive (its id and key there are not kept: the merge gives
+/// its own).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Puzzle {
+    pub id: i64,
+    pub r#type: String,
+    pub clues: i64,
+    pub givens: String,
+    pub encoding: String,
+    pub solutions: i64,
+    pub solution: Option<String>,
+    pub canonical: Option<String>,
+    #[serde(skip)]
+    pub canonical_hash: Option<i64>,
+    /// The import that first stored it.
+    pub import_id: i64,
+}
+
+impl Puzzle {
+    /// Reads a row of a statement that selects [`column_list`].
+    pub(super) fn read(r: &rusqlite::Row<'_>) -> rusqlite::Result<Puzzle> {
+        Ok(Puzzle {
+            id: r.get(ID)?,
+            r#type: r.get(TYPE)?,
+            clues: r.get(CLUES)?,
+            givens: r.get(GIVENS)?,
+            encoding: r.get(ENCODING)?,
+            solutions: r.get(SOLUTIONS)?,
+            solution: r.get(SOLUTION)?,
+            canonical: r.get(CANONICAL)?,
+            canonical_hash: r.get(CANONICAL_HASH)?,
+            import_id: r.get(IMPORT_ID)?,
+        })
+    }
+
+    /// This row as stored here: `id` under `key`, of import `import_id`,
+    /// with the canonical form given (a merge may fill one the input lacks).
+    pub(super) fn copy<'a>(
+        &'a self,
+        id: i64,
+        key: i64,
+        import_id: i64,
+        canonical: Option<(&'a str, i64)>,
+    ) -> NewRow<'a> {
+        NewRow {
+            id,
+            kind: &self.r#type,
+            clues: self.clues,
+            givens: &self.givens,
+            encoding: &self.encoding,
+            solutions: self.solutions,
+            solution: self.solution.as_deref(),
+            import_id,
+            key,
+            canonical: canonical.map(|(form, _)| form),
+            canonical_hash: canonical.map(|(_, hash)| hash),
+        }
+    }
+}
+
+/// The stored puzzle `id`.
+pub(super) static BY_ID: LazyLock<String> =
+    LazyLock::new(|| format!("SELECT {} FROM puzzles WHERE id = ?1", column_list("")));
+
+/// The rows of an archive after id `?1`, at most `?2`, in id order (a
+/// merge reads its inputs so).
+pub(super) static AFTER: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "SELECT {} FROM puzzles WHERE id > ?1 ORDER BY id LIMIT ?2",
+        column_list("")
+    )
+});
+
+/// The stored puzzle `id`.
+pub(super) fn by_id(conn: &Connection, id: i64) -> rusqlite::Result<Puzzle> {
+    conn.prepare_cached(&BY_ID)?.query_row([id], Puzzle::read)
+}
+
+/// A stored puzzle's type, givens and form, as a line is compared with it.
+#[derive(Debug)]
+pub(super) struct Held {
+    pub kind: String,
+    pub givens: String,
+    pub canonical: Option<String>,
+}
+
+/// [`Held`] of the puzzle `?1`.
+pub(super) const HELD: &str = "SELECT type, givens, canonical FROM puzzles WHERE id = ?1";
+
+/// The [`Held`] row of puzzle `id`.
+pub(super) fn held(conn: &Connection, id: i64) -> rusqlite::Result<Held> {
+    conn.prepare_cached(HELD)?.query_row([id], |r| {
+        Ok(Held {
+            kind: r.get("type")?,
+            givens: r.get("givens")?,
+            canonical: r.get("canonical")?,
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every column of the table is in the list, once, and nothing else:
+    /// a stored value added by a migration and forgotten here fails.
+    #[test]
+    fn the_column_list_is_the_tables_columns() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        super::super::schema::migrate(&mut conn).unwrap();
+        let mut table: Vec<String> = conn
+            .prepare("SELECT name FROM pragma_table_info('puzzles')")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        table.sort();
+        let mut ours: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
+        ours.sort();
+        assert_eq!(table, ours);
+        assert_eq!(COLUMNS[GIVENS], "givens");
+        assert_eq!(COLUMNS[CANONICAL_HASH], "canonical_hash");
+    }
+}
