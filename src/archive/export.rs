@@ -219,9 +219,10 @@ pub enum ExportError {
     Stored(String),
 }
 
-/// The selection's SQL: the `puzzles` row's columns ([`puzzle_row::COLUMNS`]).
+/// The selection's SQL: the `puzzles` row's columns a reader needs
+/// ([`puzzle_row::reader_list`]).
 static SELECT: LazyLock<String> =
-    LazyLock::new(|| format!("SELECT {} {SELECTION}", puzzle_row::column_list("p.")));
+    LazyLock::new(|| format!("SELECT {} {SELECTION}", puzzle_row::reader_list("p.")));
 
 /// Which rows [`SELECT`] reads.
 const SELECTION: &str = "

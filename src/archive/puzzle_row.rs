@@ -24,8 +24,10 @@ pub(super) const COLUMNS: [&str; 11] = [
     "solutions",
     "solution",
     "import_id",
-    "key",
     "canonical",
+    // The two lookup keys last: readers of a stored puzzle select the
+    // columns before them ([`reader_list`]).
+    "key",
     "canonical_hash",
 ];
 
@@ -70,9 +72,24 @@ pub(super) const CANONICAL_HASH: usize = at("canonical_hash");
 /// Values of one row of an insert.
 pub(super) const PUZZLE_PARAMS: usize = COLUMNS.len();
 
+// The lookup keys end the list, so that the readers' columns are a prefix.
+const _: () = assert!(KEY == COLUMNS.len() - 2 && CANONICAL_HASH == COLUMNS.len() - 1);
+
+/// The columns of what a stored puzzle is and holds, without the lookup
+/// keys only the writers need (a reader selecting them paid 5% more
+/// instructions on an export), each name after `prefix`; the indexes above
+/// hold for them up to [`KEY`].
+pub(super) fn reader_list(prefix: &str) -> String {
+    listed(&COLUMNS[..KEY], prefix)
+}
+
 /// The column list, each name after `prefix` (`"p."` in a join).
 pub(super) fn column_list(prefix: &str) -> String {
-    COLUMNS
+    listed(&COLUMNS, prefix)
+}
+
+fn listed(columns: &[&str], prefix: &str) -> String {
+    columns
         .iter()
         .map(|c| format!("{prefix}{c}"))
         .collect::<Vec<_>>()
