@@ -30,6 +30,7 @@ mod borrowed;
 pub mod canonical;
 mod earlier;
 pub mod export;
+pub mod forget;
 mod lines;
 pub mod lock;
 pub mod lookup;

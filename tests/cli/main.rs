@@ -10,6 +10,7 @@ mod check;
 mod explain;
 mod export;
 mod find;
+mod forget;
 mod generate;
 mod import;
 mod isomorphs;
