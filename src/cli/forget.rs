@@ -14,7 +14,7 @@ use crate::archive::{Archive, Tuning};
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   sudoku-archive stats --db puzzles.sqlite                        the imports, by number
-  sudoku-archive forget --db puzzles.sqlite --import 7 --dry-run  what taking import 7 back would remove
+  sudoku-archive forget --db puzzles.sqlite --import 7 --dry-run   what taking import 7 back would remove
   sudoku-archive forget --db puzzles.sqlite --import 7            take it back
 
 Afterwards the archive holds what it would hold had import 7 never run: its provenance lines,
@@ -91,7 +91,7 @@ fn summary(a: &ForgetArgs, f: &Forgotten) -> Result<(), super::output::OutputErr
         out,
         "  lines       {:>12}  (provenance lines of {})",
         n(f.sources),
-        count_of(f.files as usize, "file", "files")
+        count_of(f.files, "file", "files")
     )?;
     writeln!(out, "  rejects     {:>12}", n(f.rejects))?;
     writeln!(out, "  file reads  {:>12}", n(f.reads))?;
