@@ -6,11 +6,16 @@
 //! the tests, which have no terminal, and for logs); `--quiet` still wins.
 
 use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::cli::thousands;
+
+/// How often [`Progress::count`] says the count: rare enough that the
+/// message costs nothing beside the work, often enough for a terminal.
+pub const COUNT_EVERY: u64 = 16_384;
 
 /// Progress over all inputs of one run: bytes when every size is known
 /// (files), a puzzle counter otherwise (standard input).
@@ -21,6 +26,8 @@ pub struct Progress {
     by_bytes: bool,
     /// Messages as lines on stderr (see the module's doc).
     lines: bool,
+    /// The count [`Progress::count`] said last.
+    counted: AtomicU64,
 }
 
 impl Progress {
@@ -64,6 +71,17 @@ impl Progress {
             base: 0,
             by_bytes,
             lines,
+            counted: AtomicU64::new(0),
+        }
+    }
+
+    /// Reports `n` things done, as `{doing} {n} {what}`, each time `n`
+    /// passes a multiple of [`COUNT_EVERY`], and when `last` (the final
+    /// count).
+    pub fn count(&self, doing: &str, n: u64, what: &str, last: bool) {
+        if last || n / COUNT_EVERY > self.counted.load(Ordering::Relaxed) / COUNT_EVERY {
+            self.counted.store(n, Ordering::Relaxed);
+            self.message(format!("{doing} {} {what}", thousands(n)));
         }
     }
 
@@ -99,6 +117,11 @@ impl Progress {
         } else {
             self.bar.println(line);
         }
+    }
+
+    /// Whether anything is shown (on a terminal, or as lines).
+    pub fn is_shown(&self) -> bool {
+        self.lines || !self.bar.is_hidden()
     }
 
     pub fn finish(&self) {

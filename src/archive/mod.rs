@@ -15,6 +15,7 @@ mod dedup;
 mod earlier;
 mod error;
 pub mod export;
+pub mod forget;
 mod lines;
 pub mod lock;
 pub mod lookup;

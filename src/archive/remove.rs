@@ -3,7 +3,8 @@
 //! file read again: [`Reason::Changed`]), everything a failed read wrote
 //! ([`Reason::Failed`]), and then ([`Removal::settle`], before the commit)
 //! the puzzles no line holds any more, with their lookup entries, and a
-//! tally per file in `removals` (migration 0013).
+//! tally per file in `removals` (migration 0013). `forget` takes an import
+//! back the same way ([`Reason::Forgotten`], [`super::forget`]).
 //!
 //! The lookup tables stay as an import of what is left would have made
 //! them: a key freed in `puzzles_by_key` is filled again by the next puzzle
@@ -28,6 +29,8 @@ pub enum Reason {
     Changed,
     /// The read that wrote them failed.
     Failed,
+    /// `forget` took back the import that wrote them.
+    Forgotten,
 }
 
 impl Reason {
@@ -35,6 +38,7 @@ impl Reason {
         match self {
             Reason::Changed => "changed",
             Reason::Failed => "failed",
+            Reason::Forgotten => "forgotten",
         }
     }
 }
@@ -130,20 +134,45 @@ impl Removal {
         file_id: i64,
         import_id: i64,
     ) -> rusqlite::Result<()> {
+        self.rows_of(tx, file_id, import_id, Reason::Failed)?;
+        // Recorded even if it took nothing out: the file's earlier reads
+        // no longer say what the archive holds of it once this one began.
+        self.tally(file_id, Reason::Failed);
+        Ok(())
+    }
+
+    /// Takes out every row import `import_id` wrote of the file, its read
+    /// included, for `forget`. Recorded only if it took rows out: the
+    /// earlier reads of the file still say what the archive holds of it
+    /// (`forget` refuses an import that took their rows out).
+    pub fn forgotten_read(
+        &mut self,
+        tx: &Connection,
+        file_id: i64,
+        import_id: i64,
+    ) -> rusqlite::Result<()> {
+        self.rows_of(tx, file_id, import_id, Reason::Forgotten)
+    }
+
+    /// The rows and the read of the file that `import_id` wrote.
+    fn rows_of(
+        &mut self,
+        tx: &Connection,
+        file_id: i64,
+        import_id: i64,
+        reason: Reason,
+    ) -> rusqlite::Result<()> {
         self.rows_where(
             tx,
             file_id,
             "import_id = ?2",
             params![file_id, import_id],
-            Reason::Failed,
+            reason,
         )?;
         tx.execute(
             "DELETE FROM file_reads WHERE file_id = ?1 AND import_id = ?2",
             params![file_id, import_id],
         )?;
-        // Recorded even if it took nothing out: the file's earlier reads
-        // no longer say what the archive holds of it once this one began.
-        self.tally(file_id, Reason::Failed);
         Ok(())
     }
 
@@ -171,9 +200,11 @@ impl Removal {
             &format!("DELETE FROM rejects WHERE file_id = ?1 AND {filter}"),
             args,
         )?;
-        let t = self.tally(file_id, reason);
-        t.sources += sources as u64;
-        t.rejects += rejects as u64;
+        if sources + rejects > 0 || reason != Reason::Forgotten {
+            let t = self.tally(file_id, reason);
+            t.sources += sources as u64;
+            t.rejects += rejects as u64;
+        }
         for p in puzzles {
             self.unhold(p, file_id, reason);
         }

@@ -102,6 +102,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0014_repeated_digit.sql"),
         fill: None,
     },
+    Migration {
+        name: "0015_forgotten_imports.sql",
+        sql: include_str!("../../migrations/0015_forgotten_imports.sql"),
+        fill: None,
+    },
 ];
 
 /// The schema version this binary writes.

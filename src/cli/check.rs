@@ -143,8 +143,8 @@ pub fn run(a: CheckArgs) -> anyhow::Result<u8> {
         }
     }
     note!(
-        "{} lines: {} valid, {} rejected, {} skipped{}",
-        thousands(report.lines),
+        "{}: {} valid, {} rejected, {} skipped{}",
+        super::output::count_of(report.lines, "line", "lines"),
         thousands(report.accepted),
         thousands(report.rejected),
         thousands(report.skipped),

@@ -19,8 +19,11 @@ use clap::{Args, ValueEnum};
 use super::DbArg;
 use super::output::OutputError;
 use crate::archive::Archive;
-use crate::archive::export::{self, COLUMN_NAMES, Column, ExportError, FORMS, Filter, Format};
+use crate::archive::export::{
+    self, COLUMN_NAMES, Column, ExportError, FORMS, Filter, Form, Format,
+};
 use crate::core::puzzle::PuzzleType;
+use crate::progress::Progress;
 use crate::render::html::{Book, Caption, Paper};
 use crate::render::{Layers, Picture, svg};
 
@@ -47,6 +50,33 @@ pub enum PaperArg {
     Letter,
 }
 
+/// `--empty`: how an empty cell of a classic Sudoku is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EmptyArg {
+    /// As stored: `0`.
+    #[value(name = "0")]
+    Zero,
+    /// A dot, the form solvers and forums use.
+    #[value(name = ".")]
+    Dot,
+}
+
+/// The 81 form with `.` for the empty cells of classic Sudoku: the
+/// column of that name when `--empty .`.
+static DOTTED_81: Form = Form {
+    name: "81",
+    aliases: &[],
+    help: "",
+    write: |kind, givens, _, out| {
+        if kind == PuzzleType::Sudoku {
+            out.extend(givens.chars().map(|c| if c == '0' { '.' } else { c }));
+        } else {
+            out.push_str(givens);
+        }
+        Ok(())
+    },
+};
+
 fn forms() -> PossibleValuesParser {
     PossibleValuesParser::new(
         FORMS
@@ -60,6 +90,7 @@ fn forms() -> PossibleValuesParser {
   sudoku-archive export --type sudoku --clues 17                   17-clue classics, one a line
   sudoku-archive export --format csv --columns id,type,clues,81,solution --limit 10
   sudoku-archive export --source feed.csv --form url               SudokuWiki links of one file's puzzles
+  sudoku-archive export --type sudoku --empty .                    classics with . for empty cells
   sudoku-archive export --format html --type killer --limit 24 --out book.html
   sudoku-archive export --format svg --clues 17 --out drawings/")]
 pub struct ExportArgs {
@@ -96,6 +127,12 @@ pub struct ExportArgs {
     /// The string form of the puzzles (the `lines` format's default column).
     #[arg(long, value_parser = forms(), default_value = "81")]
     pub form: String,
+    /// The character for the empty cells of classic Sudoku in the 81 form
+    /// (as --form and in --columns): 0, as the archive stores them, or `.`,
+    /// as most solvers and forums write them. Killer and Str8ts strings
+    /// are written as they are.
+    #[arg(long, value_enum, value_name = "CHAR", default_value = "0")]
+    pub empty: EmptyArg,
     /// How rows are written.
     #[arg(long, value_enum, default_value = "lines")]
     pub format: FormatArg,
@@ -121,6 +158,9 @@ pub struct ExportArgs {
     /// svg: draw the solution in (html has them on the pages after).
     #[arg(long)]
     pub solution: bool,
+    /// No progress spinner (there is none when stderr is not a terminal).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 pub fn run(a: ExportArgs) -> anyhow::Result<u8> {
@@ -162,6 +202,16 @@ pub fn run(a: ExportArgs) -> anyhow::Result<u8> {
             })
             .collect::<anyhow::Result<_>>()?
     };
+    let columns: Vec<Column> = match a.empty {
+        EmptyArg::Zero => columns,
+        EmptyArg::Dot => columns
+            .into_iter()
+            .map(|c| match c {
+                Column::Form(f) if f.name == "81" => Column::Form(&DOTTED_81),
+                c => c,
+            })
+            .collect(),
+    };
     a.db.announce_upgrade(false);
     let archive = Archive::open_existing(&a.db.db)?;
     let filter = filter(&a);
@@ -169,15 +219,21 @@ pub fn run(a: ExportArgs) -> anyhow::Result<u8> {
     let mut out = BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     let mut head = String::new();
     export::header(format, &columns, &mut head);
+    let progress = Progress::spinner(a.quiet);
+    let mut rows = 0;
     let result = out
         .write_all(head.as_bytes())
         .map_err(ExportError::Write)
         .and_then(|_| {
             export::export(&archive, &filter, format, &columns, |s| {
+                rows += 1;
+                progress.count("exported", rows, "rows", false);
                 out.write_all(s.as_bytes())
             })
         })
         .and_then(|n| out.flush().map(|_| n).map_err(ExportError::Write));
+    progress.count("exported", rows, "rows", true);
+    progress.finish();
     match result {
         Ok(_) => Ok(0),
         // `export | head` closing the pipe early is a normal way to stop.

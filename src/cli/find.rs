@@ -23,6 +23,7 @@ use crate::core::puzzle::{self, PuzzleType, Status, TypeHint};
 use crate::input::{self, Chunk, Item, Origin};
 use crate::pipeline::Outcome;
 use crate::pipeline::process::puzzle_string;
+use crate::progress::Progress;
 
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
@@ -45,6 +46,10 @@ pub struct FindArgs {
     /// The puzzle type of every string, or auto to recognise each.
     #[arg(long = "type", value_enum, default_value = "auto")]
     pub kind: TypeArg,
+    /// No progress spinner while a file is read (there is none when
+    /// stderr is not a terminal).
+    #[arg(long, short)]
+    pub quiet: bool,
     /// Puzzle strings in any form an import reads, or URLs; `-` reads
     /// them from standard input (as `--file -`).
     #[arg(value_name = "STRING", required_unless_present = "file")]
@@ -117,6 +122,8 @@ pub fn run(a: FindArgs) -> anyhow::Result<u8> {
         json: a.json,
         out: Out::stdout(),
         tally: Tally::default(),
+        progress: Progress::spinner(a.quiet),
+        answered: 0,
     };
     let stdin_strings = a.strings.len() == 1 && a.strings[0] == "-";
     let read = match &a.file {
@@ -135,6 +142,12 @@ pub fn run(a: FindArgs) -> anyhow::Result<u8> {
             finder.answer(None, &queries)
         }),
     };
+    if finder.answered > 0 {
+        finder
+            .progress
+            .count("answered", finder.answered, "records", true);
+    }
+    finder.progress.finish();
     // What was answered before a read failed is printed before its error.
     finder.out.flush()?;
     read?;
@@ -161,6 +174,9 @@ struct Finder<'a> {
     json: bool,
     out: Out,
     tally: Tally,
+    /// Records of a file answered so far, and the spinner that counts them.
+    progress: Progress,
+    answered: u64,
 }
 
 /// The query of an item read from a file; `None` for one an import skips
@@ -240,6 +256,9 @@ impl Finder<'_> {
                 .filter_map(|item| query(&chunk, item))
                 .collect();
             self.answer(Some(&name), &queries)?;
+            self.answered += queries.len() as u64;
+            self.progress
+                .count("answered", self.answered, "records", false);
         }
         Ok(())
     }
@@ -418,8 +437,12 @@ impl Finder<'_> {
             if total > i64::from(SHOWN_SOURCES) {
                 writeln!(
                     out,
-                    "            ... and {} more lines: SELECT * FROM provenance WHERE puzzle_id = {id}",
-                    total - i64::from(SHOWN_SOURCES)
+                    "            ... and {}: SELECT * FROM provenance WHERE puzzle_id = {id}",
+                    super::output::count_of(
+                        (total - i64::from(SHOWN_SOURCES)) as u64,
+                        "more line",
+                        "more lines"
+                    )
                 )?;
             }
         }

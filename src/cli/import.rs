@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 
-use super::output::{Out, OutputError, note};
+use super::output::{Out, OutputError, count_of, note};
 use super::signals::{Interrupt, Signal};
 use super::{DbArg, EXIT_REJECTS, InputArgs, thousands};
 use crate::archive::lock::Killed;
@@ -190,7 +190,7 @@ pub fn layout_lines(layouts: &[FileLayout]) -> Vec<String> {
         }
     }
     by.iter()
-        .map(|(k, n)| format!("{k}: {} files", thousands(*n)))
+        .map(|(k, n)| format!("{k}: {}", count_of(*n, "file", "files")))
         .collect()
 }
 
@@ -345,8 +345,9 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         let lines = writer.discard_read()?;
         if lines > 0 {
             note!(
-                "sudoku-archive: the {} lines read from {file} were taken back out of the archive",
-                thousands(lines)
+                "sudoku-archive: the {} read from {file} {} taken back out of the archive",
+                count_of(lines, "line", "lines"),
+                if lines == 1 { "was" } else { "were" }
             );
         }
     }
@@ -442,8 +443,12 @@ fn report(
         }
         if c.rejected > writer.first_rejects.len() as u64 {
             note!(
-                "... and {} more rejected lines: SELECT * FROM rejected_lines WHERE import_id = {}",
-                thousands(c.rejected - writer.first_rejects.len() as u64),
+                "... and {}: SELECT * FROM rejected_lines WHERE import_id = {}",
+                count_of(
+                    c.rejected - writer.first_rejects.len() as u64,
+                    "more rejected line",
+                    "more rejected lines"
+                ),
                 writer.import_id
             );
         }
@@ -465,9 +470,9 @@ fn report(
     }
     if exceeded && let Some(limit) = a.max_rejects {
         note!(
-            "sudoku-archive: {} of {} lines rejected ({}), more than --max-rejects {limit} allows",
+            "sudoku-archive: {} of {} rejected ({}), more than --max-rejects {limit} allows",
             thousands(c.rejected),
-            thousands(c.lines),
+            count_of(c.lines, "line", "lines"),
             super::output::percent(c.rejected, c.lines),
         );
     }
@@ -480,7 +485,10 @@ fn report(
             .find(|(_, f)| f.last_line > 0)
             .map(|(i, f)| format!("{}:{}", i.name(), f.last_line));
         let done = match reached {
-            Some(at) => format!("recorded {} lines, up to {at}", thousands(c.lines)),
+            Some(at) => format!(
+                "recorded {}, up to {at}",
+                count_of(c.lines, "line", "lines")
+            ),
             None => "stopped before its first line".to_string(),
         };
         note!(
@@ -534,10 +542,10 @@ fn human_summary(s: &Summary, interrupted: bool) -> String {
     // Writing to a String cannot fail.
     let _ = writeln!(
         t,
-        "import {} into {}: {} lines{}",
+        "import {} into {}: {}{}",
         s.import_id,
         s.archive,
-        thousands(c.lines),
+        count_of(c.lines, "line", "lines"),
         if interrupted { " (interrupted)" } else { "" }
     );
     if s.unchanged_files > 0 {
@@ -605,22 +613,25 @@ pub fn all_rejected(
     let how = layout.unwrap_or("no record read");
     let (what, hint) = match &input.framing {
         Framing::Csv { .. } => (
-            "records",
+            ("record", "records"),
             "a wrong --column, --delimiter or --type is the usual cause",
         ),
         Framing::Text if how.contains(crate::input::layout::PENCILMARKS) => (
-            "lines",
+            ("line", "lines"),
             "pencilmarks are not a form this tool reads: the givens are, 81 characters a puzzle",
         ),
         Framing::Text => (
-            "lines",
+            ("line", "lines"),
             "a wrong --type, or a delimiter the content did not show (--delimiter), is the usual cause",
         ),
     };
     Some(format!(
-        "warning: {}: all {} {what} rejected (read as {how}{kind}); {hint}",
+        "warning: {}: {} rejected (read as {how}{kind}); {hint}",
         input.name(),
-        thousands(c.rejected),
+        match c.rejected {
+            1 => format!("its only {}", what.0),
+            n => format!("all {} {}", thousands(n), what.1),
+        },
     ))
 }
 

@@ -7,9 +7,12 @@
 //! got, the summary says `interrupted`, and the status is 130 or 143. A
 //! second signal kills at once.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use clap::Args;
+use rusqlite::{Connection, OpenFlags};
 
 use super::import::DedupArg;
 use super::output::{Out, OutputError, note};
@@ -91,17 +94,26 @@ pub fn run(a: MergeArgs) -> anyhow::Result<u8> {
     let mut result = Ok(Ended::Complete);
     let progress = Progress::spinner(a.quiet);
     for (i, (input, path)) in inputs.iter().zip(&a.archives).enumerate() {
+        let doing = format!("merging {} ({} of {})", path.display(), i + 1, inputs.len());
+        progress.message(doing.clone());
+        let (done, merge_id) = (AtomicBool::new(false), run.merge_id);
+        result = std::thread::scope(|s| {
+            if progress.is_shown() {
+                s.spawn(|| show_counts(&a.db, merge_id, &doing, &progress, &done));
+            }
+            let r = match run.merge(input) {
+                // A batch that could not begin for another process's lock.
+                Err(crate::archive::ArchiveError::Stopped) => Ok(Ended::Stopped),
+                r => r,
+            };
+            done.store(true, Ordering::Relaxed);
+            r
+        });
         progress.message(format!(
-            "merging {} ({} of {})",
-            path.display(),
-            i + 1,
-            inputs.len()
+            "{doing}: {} rows, {} stored",
+            thousands(run.counts.lines),
+            thousands(run.counts.stored)
         ));
-        result = match run.merge(input) {
-            // A batch that could not begin for another process's lock.
-            Err(crate::archive::ArchiveError::Stopped) => Ok(Ended::Stopped),
-            r => r,
-        };
         if !matches!(result, Ok(Ended::Complete)) {
             break;
         }
@@ -111,8 +123,8 @@ pub fn run(a: MergeArgs) -> anyhow::Result<u8> {
     if let Some(s) = signal {
         let done = match &run.reached {
             Some(r) => format!(
-                "recorded {} rows, up to {} {} of {}",
-                thousands(run.counts.lines),
+                "recorded {}, up to {} {} of {}",
+                super::output::count_of(run.counts.lines, "row", "rows"),
                 r.what,
                 r.id,
                 r.input.display()
@@ -132,6 +144,37 @@ pub fn run(a: MergeArgs) -> anyhow::Result<u8> {
         Err(e) => Err(e.into()),
     }
 }
+
+/// Until `done`, shows the merge's counts as its batches commit them (its
+/// `imports` row, read through a connection of its own).
+fn show_counts(db: &Path, merge_id: i64, doing: &str, progress: &Progress, done: &AtomicBool) {
+    let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let Ok(conn) = Connection::open_with_flags(db, flags) else {
+        return;
+    };
+    let mut shown = 0;
+    while !done.load(Ordering::Relaxed) {
+        std::thread::sleep(COUNTS_EVERY);
+        let counts = conn.query_row(
+            "SELECT lines, stored FROM imports WHERE id = ?1",
+            [merge_id],
+            |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)),
+        );
+        if let Ok((rows, stored)) = counts
+            && rows > shown
+        {
+            shown = rows;
+            progress.message(format!(
+                "{doing}: {} rows, {} stored",
+                thousands(rows.max(0) as u64),
+                thousands(stored.max(0) as u64)
+            ));
+        }
+    }
+}
+
+/// How often the merge's counts are read while it runs.
+const COUNTS_EVERY: Duration = Duration::from_millis(250);
 
 /// Prints the summary on stdout: one JSON object, or a count a line.
 fn summary(
@@ -166,7 +209,7 @@ fn summary(
         writeln!(
             out,
             "{what} {} into {} (run {}){how}",
-            super::output::count_of(inputs, "archive", "archives"),
+            super::output::count_of(inputs as u64, "archive", "archives"),
             a.db.display(),
             run.merge_id,
         )?;

@@ -10,6 +10,7 @@ mod check;
 mod explain;
 mod export;
 mod find;
+mod forget;
 mod generate;
 pub mod huge_pages;
 mod import;
@@ -60,6 +61,8 @@ pub enum Command {
     Find(find::FindArgs),
     /// Fold other archives into one: puzzles deduplicated, every provenance and reject line kept.
     Merge(merge::MergeArgs),
+    /// Take an import back: its lines, rejects and file reads go, and the puzzles no other line holds.
+    Forget(forget::ForgetArgs),
     /// Decode one puzzle string and draw its grid, candidates and solution status.
     Show(show::ShowArgs),
     /// Solve one classic puzzle step by step as a person would, with each step's rating and the ER/EP/ED of Sudoku Explainer's scale.
@@ -315,6 +318,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Export(a) => export::run(a),
         Command::Find(a) => find::run(a),
         Command::Merge(a) => merge::run(a),
+        Command::Forget(a) => forget::run(a),
         Command::Show(a) => show::run(a),
         Command::Explain(a) => explain::run(a),
         Command::Completions(a) => generate::completions(a),

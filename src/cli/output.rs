@@ -86,10 +86,10 @@ pub fn percent(part: u64, whole: u64) -> String {
 }
 
 /// `n` and the noun, singular or plural: `1 archive`, `2 archives`.
-pub fn count_of(n: usize, one: &str, many: &str) -> String {
+pub fn count_of(n: u64, one: &str, many: &str) -> String {
     format!(
         "{} {}",
-        super::thousands(n as u64),
+        super::thousands(n),
         if n == 1 { one } else { many }
     )
 }

@@ -7,10 +7,11 @@ use std::path::Path;
 use anyhow::Context as _;
 use clap::Args;
 
-use super::output::Out;
+use super::output::{Out, count_of};
 use super::{DbArg, thousands};
 use crate::archive::query::Stats;
 use crate::archive::{Archive, query};
+use crate::progress::Progress;
 use crate::render::chart::{self, Bar};
 use crate::render::{escape, html};
 
@@ -24,12 +25,20 @@ pub struct StatsArgs {
     /// Write the statistics as one self-contained HTML page of charts.
     #[arg(long, value_name = "FILE")]
     pub html: Option<std::path::PathBuf>,
+    /// No progress spinner (there is none when stderr is not a terminal).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 pub fn run(a: StatsArgs) -> anyhow::Result<u8> {
     a.db.announce_upgrade(false);
     let archive = Archive::open_existing(&a.db.db)?;
-    let s = query::stats(&archive)?;
+    // One query over every table: a spinner with the time it has taken.
+    let progress = Progress::spinner(a.quiet);
+    progress.message(format!("counting what {} holds", a.db.db.display()));
+    let s = query::stats(&archive);
+    progress.finish();
+    let s = s?;
     if let Some(file) = &a.html {
         return write_page(&a.db.db, &s, file).map(|_| 0);
     }
@@ -42,10 +51,10 @@ pub fn run(a: StatsArgs) -> anyhow::Result<u8> {
     let n = |v: i64| thousands(v.max(0) as u64);
     writeln!(
         out,
-        "{}: {} puzzles from {} accepted lines",
+        "{}: {} from {}",
         a.db.db.display(),
-        n(s.puzzles),
-        n(s.sources)
+        count_of(s.puzzles.max(0) as u64, "puzzle", "puzzles"),
+        count_of(s.sources.max(0) as u64, "accepted line", "accepted lines")
     )?;
     let mib = |bytes: i64| thousands((bytes.max(0) as u64).div_ceil(1 << 20));
     if s.free_bytes > 0 {
@@ -85,17 +94,21 @@ pub fn run(a: StatsArgs) -> anyhow::Result<u8> {
     for r in &s.isomorphs {
         writeln!(
             out,
-            "  {:<7} {:>12} puzzles in {} forms",
+            "  {:<7} {:>12} puzzles in {}",
             r.r#type,
             n(r.puzzles),
-            n(r.forms)
+            count_of(r.forms.max(0) as u64, "form", "forms")
         )?;
     }
     if s.without_canonical > 0 {
         writeln!(
             out,
-            "  ({} puzzles have no canonical form yet: imported with --no-canonical)",
-            n(s.without_canonical)
+            "  ({} no canonical form yet: imported with --no-canonical)",
+            if s.without_canonical == 1 {
+                "1 puzzle has".to_string()
+            } else {
+                format!("{} puzzles have", n(s.without_canonical))
+            }
         )?;
     }
     writeln!(out, "rejects:")?;
@@ -150,9 +163,9 @@ p.note { color: #555; }";
 fn page(db: &Path, s: &Stats) -> String {
     let mut out = String::with_capacity(1 << 16);
     let title = format!(
-        "{}: {} puzzles",
+        "{}: {}",
         db.display(),
-        thousands(s.puzzles.max(0) as u64)
+        count_of(s.puzzles.max(0) as u64, "puzzle", "puzzles")
     );
     html::page_start(&title, CSS, &mut out);
     out.push_str("<h1>");
@@ -160,9 +173,9 @@ fn page(db: &Path, s: &Stats) -> String {
     out.push_str("</h1>\n<p>");
     escape(
         &format!(
-            "from {} accepted lines in {} imports",
-            thousands(s.sources.max(0) as u64),
-            s.imports.len()
+            "from {} in {}",
+            count_of(s.sources.max(0) as u64, "accepted line", "accepted lines"),
+            count_of(s.imports.len() as u64, "import", "imports")
         ),
         &mut out,
     );

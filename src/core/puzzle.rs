@@ -52,8 +52,8 @@ pub enum PuzzleError {
     #[error(transparent)]
     VersionB(#[from] version_b::Error),
     #[error(
-        "unrecognised puzzle string: {len} characters{}; expected 81 or 162 (sudoku), 81,162 or 162,162 (killer), 162 or 243 (str8ts)",
-        looks_like(*.len, *.non_ascii)
+        "unrecognised puzzle string: {}{}; expected 81 or 162 (sudoku), 81,162 or 162,162 (killer), 162 or 243 (str8ts)",
+        characters(*.len), looks_like(*.len, *.non_ascii)
     )]
     Unrecognised {
         /// In characters, not bytes.
@@ -61,8 +61,29 @@ pub enum PuzzleError {
         /// The first character that is not ASCII, and its 1-based position.
         non_ascii: Option<(char, usize)>,
     },
+    /// A string of a type given (`--type`, a URL's page) with a character
+    /// no form of any type has: said in characters, not the bytes the
+    /// type's own length check would count.
+    #[error("{kind}: {found:?} at character {at} is not ASCII (the string is {})", characters(*.len))]
+    NotAscii {
+        kind: PuzzleType,
+        /// In characters.
+        len: usize,
+        found: char,
+        /// 1-based, in characters.
+        at: usize,
+    },
     #[error("empty puzzle string")]
     Empty,
+}
+
+/// `1 character`, `81 characters`.
+fn characters(n: usize) -> String {
+    if n == 1 {
+        "1 character".to_string()
+    } else {
+        format!("{n} characters")
+    }
 }
 
 /// What an unrecognised string of `len` characters may be, for its message:
@@ -86,6 +107,7 @@ impl PuzzleError {
             PuzzleError::Str8ts(e) => Str8ts::code(e),
             PuzzleError::VersionB(e) => e.code(),
             PuzzleError::Unrecognised { .. } => "format",
+            PuzzleError::NotAscii { .. } => "character",
             PuzzleError::Empty => "empty",
         }
     }
@@ -176,8 +198,28 @@ pub fn analyse(s: &str, hint: TypeHint) -> Result<Analysis, PuzzleError> {
     let (bare, url_type) = strip_url(s);
     match version_b::claim(bare) {
         Some(header) => analyse_version_b(bare, header, hint),
-        None => Ok(with_type!(kind_of(bare, url_type, hint)?, K => K::analyse(bare)?)),
+        None => {
+            Ok(with_type!(not_ascii(bare, kind_of(bare, url_type, hint)?)?, K => K::analyse(bare)?))
+        }
     }
+}
+
+/// `kind`, unless `s` has a character that is not ASCII (no form has one).
+fn not_ascii(s: &str, kind: PuzzleType) -> Result<PuzzleType, PuzzleError> {
+    if s.is_ascii() {
+        return Ok(kind);
+    }
+    let (found, at) = s
+        .chars()
+        .zip(1..)
+        .find(|(c, _)| !c.is_ascii())
+        .unwrap_or(('?', 0));
+    Err(PuzzleError::NotAscii {
+        kind,
+        len: s.chars().count(),
+        found,
+        at,
+    })
 }
 
 /// Analyses a claimed Version B string. The header names the type; a
@@ -535,5 +577,34 @@ mod tests {
             })
         );
         assert_eq!(recognise(""), Err(PuzzleError::Empty));
+    }
+
+    /// Lengths are said in characters, whatever the type (given or
+    /// recognised), and one character is singular.
+    #[test]
+    fn lengths_are_said_in_characters_under_every_type() {
+        let wide = format!("{}\u{ff11}{}", "0".repeat(10), "0".repeat(70));
+        let with_type = |t| analyse(&wide, TypeHint::Only(t)).unwrap_err().to_string();
+        assert_eq!(
+            with_type(PuzzleType::Sudoku),
+            "sudoku: '１' at character 11 is not ASCII (the string is 81 characters)"
+        );
+        assert!(with_type(PuzzleType::Killer).starts_with("killer: '１' at character 11"));
+        assert!(with_type(PuzzleType::Str8ts).contains("(the string is 81 characters)"));
+        // 78 ASCII and one 3-byte character: 81 bytes, recognised by
+        // shape as a sudoku; still 79 characters.
+        let short = format!("{}\u{ff11}", "0".repeat(78));
+        assert_eq!(
+            analyse(&short, TypeHint::Auto).unwrap_err().to_string(),
+            "sudoku: '１' at character 79 is not ASCII (the string is 79 characters)"
+        );
+        assert_eq!(
+            analyse("5", TypeHint::Auto).unwrap_err().to_string(),
+            "unrecognised puzzle string: 1 character; expected 81 or 162 (sudoku), 81,162 or 162,162 (killer), 162 or 243 (str8ts)"
+        );
+        assert_eq!(
+            analyse(&short, TypeHint::Auto).unwrap_err().code(),
+            "character"
+        );
     }
 }

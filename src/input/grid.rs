@@ -115,8 +115,9 @@ pub fn block(rows: &[(u64, Row)]) -> Result<Block, String> {
     let first = rows.first().map_or(0, |r| r.0);
     if let Some((line, r)) = rows.iter().find(|(_, r)| r.count != 9) {
         return Err(format!(
-            "grid starting at line {first}: line {line} has {} cells, expected 9",
-            r.count
+            "grid starting at line {first}: line {line} has {} {}, expected 9",
+            r.count,
+            if r.count == 1 { "cell" } else { "cells" }
         ));
     }
     if rows.len() != 9 {

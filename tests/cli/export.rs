@@ -1,6 +1,6 @@
 //! `export`: stored puzzles back out, filtered, in each form.
 
-use crate::util::{Workdir, data, sample};
+use crate::util::{Workdir, data, n, sample};
 
 /// A fresh archive of the samples of every type.
 pub fn every_type_sampled() -> Workdir {
@@ -356,4 +356,46 @@ fn drawing_an_export_takes_no_more_memory_for_ten_thousand_puzzles_than_for_a_hu
             "{format}: {few} KiB for 100 puzzles, {all} KiB for 10,000"
         );
     }
+}
+
+#[test]
+fn empty_dot_writes_classic_empty_cells_as_dots_and_reads_back_as_the_same_puzzles() {
+    let w = Workdir::new();
+    w.import(&[&sample("classic.txt"), &sample("killer.txt")], &[]);
+    let zeros = w.run(&["export", "--type", "sudoku"]);
+    let dots = w.run(&["export", "--type", "sudoku", "--empty", "."]);
+    assert!(!zeros.is_empty());
+    assert_eq!(dots, zeros.replace('0', "."));
+    assert!(
+        dots.lines()
+            .all(|l| l.chars().count() == 81 && l.contains('.'))
+    );
+    // The 81 column of CSV too; other columns keep their zeros.
+    let csv = w.run(&[
+        "export",
+        "--type",
+        "sudoku",
+        "--format",
+        "csv",
+        "--columns",
+        "id,81",
+        "--empty",
+        ".",
+    ]);
+    let first = csv.lines().nth(1).unwrap();
+    assert_eq!(first, format!("1,{}", dots.lines().next().unwrap()));
+    // Killer strings are written as they are.
+    assert_eq!(
+        w.run(&["export", "--type", "killer", "--empty", "."]),
+        w.run(&["export", "--type", "killer"])
+    );
+    // What it writes imports as the same puzzles: nothing new.
+    w.write("dots.txt", &dots);
+    let again = w.import(&[&w.path("dots.txt")], &[]);
+    assert_eq!(n(&again, "stored"), 0, "{again}");
+    assert_eq!(
+        n(&again, "duplicates"),
+        dots.lines().count() as u64,
+        "{again}"
+    );
 }

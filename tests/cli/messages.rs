@@ -268,9 +268,13 @@ fn check_and_merge_show_their_progress_and_quiet_hides_it() {
     assert_ne!(rate, "0", "{last}");
     assert!(progress_lines(&w, &["check", "--quiet", classic]).is_empty());
     w.run(&["import", "--db", "a.sqlite", classic]);
+    let merge = progress_lines(&w, &["merge", "--db", "all.sqlite", "a.sqlite"]);
     assert_eq!(
-        progress_lines(&w, &["merge", "--db", "all.sqlite", "a.sqlite"]),
-        ["progress: merging a.sqlite (1 of 1)"]
+        [merge.first(), merge.last()],
+        [
+            Some(&"progress: merging a.sqlite (1 of 1)".to_string()),
+            Some(&"progress: merging a.sqlite (1 of 1): 20 rows, 20 stored".to_string())
+        ]
     );
     assert!(progress_lines(&w, &["merge", "--quiet", "--db", "b.sqlite", "a.sqlite"]).is_empty());
     // Not on a terminal, and not asked for lines: nothing on stderr.
