@@ -289,6 +289,9 @@ impl Archive {
         } else {
             schema::migrate(&mut a.conn)?;
         }
+        a.conn
+            .execute_batch(schema::SOURCES_BY_LINE)
+            .map_err(|e| a.error("putting back the sources_file_line index", e))?;
         Ok(a)
     }
 

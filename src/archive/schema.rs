@@ -136,6 +136,28 @@ pub fn check_version(conn: &Connection) -> Result<i64, ArchiveError> {
 /// Foreign keys are off while they run, as SQLite's procedure for
 /// rebuilding a table asks (a parent table is dropped and replaced), and
 /// `foreign_key_check` must find nothing before the upgrade commits.
+/// The index of provenance rows by file and line (migration 0013), which
+/// only makes reads faster: a merge into an archive with no provenance yet
+/// builds it once at its end instead of row by row, and every opening for
+/// writing puts it back should such a merge have been killed before.
+pub const SOURCES_BY_LINE: &str =
+    "CREATE INDEX IF NOT EXISTS sources_file_line ON sources (file_id, line)";
+
+/// Drops [`SOURCES_BY_LINE`]'s index when `sources` is empty (then
+/// rebuilding it costs only the rows written since); says whether it did.
+pub fn drop_sources_by_line_if_empty(conn: &Connection) -> Result<bool, ArchiveError> {
+    let empty: bool = conn
+        .query_row("SELECT NOT EXISTS (SELECT 1 FROM sources)", [], |r| {
+            r.get(0)
+        })
+        .map_err(|e| ArchiveError::sql("looking for provenance rows", e))?;
+    if empty {
+        conn.execute_batch("DROP INDEX IF EXISTS sources_file_line")
+            .map_err(|e| ArchiveError::sql("dropping the sources_file_line index", e))?;
+    }
+    Ok(empty)
+}
+
 pub fn migrate(conn: &mut Connection) -> Result<(), ArchiveError> {
     // Read without a lock first: only an upgrade needs the write lock.
     if check_version(conn)? == VERSION {
