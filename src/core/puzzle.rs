@@ -10,11 +10,11 @@ use crate::core::killer::{self, Killer};
 use crate::core::str8ts::{self, Str8ts};
 use crate::core::sudoku::{self, Sudoku};
 use crate::core::version_b;
-use crate::core::vocabulary::CanonError;
 pub use crate::core::vocabulary::{
     Analysis, KILLER_SEARCH_LIMIT, PuzzleType, STR8TS_SEARCH_LIMIT, SUDOKU_SEARCH_LIMIT, Solutions,
     Status, TypeHint,
 };
+use crate::core::vocabulary::{CanonError, characters};
 
 /// Evaluates `$body` with `$K` naming the type that implements [`Puzzle`]
 /// for the [`PuzzleType`] `$t`: the only `match` from a type's name to its
@@ -78,14 +78,6 @@ pub enum PuzzleError {
 }
 
 /// `1 character`, `81 characters`.
-fn characters(n: usize) -> String {
-    if n == 1 {
-        "1 character".to_string()
-    } else {
-        format!("{n} characters")
-    }
-}
-
 /// What an unrecognised string of `len` characters may be, for its message:
 /// a character no form has, or a form this tool does not read.
 fn looks_like(len: usize, non_ascii: Option<(char, usize)>) -> String {

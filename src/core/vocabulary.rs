@@ -227,3 +227,12 @@ impl CanonError {
         }
     }
 }
+
+/// `n` characters, said in the singular for one: the length in messages.
+pub fn characters(n: usize) -> String {
+    if n == 1 {
+        "1 character".to_string()
+    } else {
+        format!("{n} characters")
+    }
+}

@@ -79,4 +79,13 @@ fn lengths_are_said_in_characters_also_under_a_forced_type() {
         said.contains("wide.txt:2: unrecognised puzzle string: 1 character;"),
         "{said}"
     );
+    // A one-character line under a forced type, in the singular too.
+    for (t, says) in [
+        ("killer", "wide.txt:2: killer: 1 character and no comma,"),
+        ("str8ts", "wide.txt:2: str8ts: 1 character, expected 162"),
+    ] {
+        let out = w.output(&["check", "--type", t, f.to_str().unwrap()]);
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert!(said.contains(says), "{t}: {said}");
+    }
 }

@@ -119,7 +119,8 @@ pub enum Error {
 fn length_message(first: usize, second: Option<usize>) -> String {
     match second {
         None => format!(
-            "killer: {first} characters and no comma, expected 81,162 (legacy) or 162,162 (packed)"
+            "killer: {} and no comma, expected 81,162 (legacy) or 162,162 (packed)",
+            crate::core::vocabulary::characters(first)
         ),
         Some(b) => {
             format!("killer: {first},{b} characters, expected 81,162 (legacy) or 162,162 (packed)")

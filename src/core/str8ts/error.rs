@@ -35,7 +35,8 @@ impl fmt::Display for Form {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Error {
     #[error(
-        "str8ts: {len} characters, expected 162 (legacy: 81 digits then 81 colours) or 243 (packed)"
+        "str8ts: {}, expected 162 (legacy: 81 digits then 81 colours) or 243 (packed)",
+        crate::core::vocabulary::characters(*len)
     )]
     Length { len: usize },
     #[error(
