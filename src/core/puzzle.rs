@@ -149,7 +149,7 @@ pub fn recognise(s: &str) -> Result<PuzzleType, PuzzleError> {
         243 => Ok(PuzzleType::Str8ts),
         _ => Err(PuzzleError::Unrecognised {
             len: s.chars().count(),
-            non_ascii: s.chars().zip(1..).find(|(c, _)| !c.is_ascii()),
+            non_ascii: first_non_ascii(s),
         }),
     }
 }
@@ -196,16 +196,19 @@ pub fn analyse(s: &str, hint: TypeHint) -> Result<Analysis, PuzzleError> {
     }
 }
 
+/// The first character of `s` that is not ASCII, and its 1-based place.
+fn first_non_ascii(s: &str) -> Option<(char, usize)> {
+    if s.is_ascii() {
+        return None;
+    }
+    s.chars().zip(1..).find(|(c, _)| !c.is_ascii())
+}
+
 /// `kind`, unless `s` has a character that is not ASCII (no form has one).
 fn not_ascii(s: &str, kind: PuzzleType) -> Result<PuzzleType, PuzzleError> {
-    if s.is_ascii() {
+    let Some((found, at)) = first_non_ascii(s) else {
         return Ok(kind);
-    }
-    let (found, at) = s
-        .chars()
-        .zip(1..)
-        .find(|(c, _)| !c.is_ascii())
-        .unwrap_or(('?', 0));
+    };
     Err(PuzzleError::NotAscii {
         kind,
         len: s.chars().count(),

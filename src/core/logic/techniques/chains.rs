@@ -7,7 +7,7 @@
 
 use crate::core::grid::{CELLS, UNITS};
 use crate::core::logic::chain::{
-    Chainer, Node, OutOfWork, Set, cand_of, is_on, length_bonus, node,
+    Arena, Chainer, Node, OutOfWork, Pot, Set, cand_of, is_on, length_bonus, node,
 };
 use crate::core::logic::marks::Marks;
 use crate::core::logic::step::{Rating10, Step};
@@ -151,12 +151,7 @@ impl Chains {
             on_on.insert(node(cand, true), s);
             let absurd = ch.run(&mut on_on, &mut on_off)?;
             if contradiction && let Some((a, b)) = absurd {
-                let cx = ch.arena.ancestors(a) + ch.arena.ancestors(b);
-                let why = format!(
-                    "{} and {}",
-                    chain_text(&ch.arena, a),
-                    chain_text(&ch.arena, b)
-                );
+                let (cx, why) = both(&ch.arena, a, b);
                 self.hint(&grid, node(cand, false), cx, 7, "contradiction", why, hints);
             }
             let (mut off_on, mut off_off) = (Set::new(), Set::new());
@@ -164,12 +159,7 @@ impl Chains {
             off_off.insert(node(cand, false), s);
             let absurd = ch.run(&mut off_on, &mut off_off)?;
             if contradiction && let Some((a, b)) = absurd {
-                let cx = ch.arena.ancestors(a) + ch.arena.ancestors(b);
-                let why = format!(
-                    "{} and {}",
-                    chain_text(&ch.arena, a),
-                    chain_text(&ch.arena, b)
-                );
+                let (cx, why) = both(&ch.arena, a, b);
                 self.hint(&grid, node(cand, true), cx, 7, "contradiction", why, hints);
             }
             if double {
@@ -177,12 +167,7 @@ impl Chains {
                     for &p in &from.order {
                         let n = ch.arena.node(p);
                         if let Some(q) = other.get(n) {
-                            let cx = ch.arena.ancestors(p) + ch.arena.ancestors(q);
-                            let why = format!(
-                                "{} and {}",
-                                chain_text(&ch.arena, p),
-                                chain_text(&ch.arena, q)
-                            );
+                            let (cx, why) = both(&ch.arena, p, q);
                             self.hint(&grid, n, cx, 1, "double", why, hints);
                         }
                     }
@@ -302,4 +287,13 @@ fn house_name(h: usize) -> String {
         9..=17 => format!("column {}", h - 8),
         _ => format!("box {}", h - 17),
     }
+}
+
+/// Two chains that end in one conclusion: their complexity together, and
+/// their words.
+fn both(arena: &Arena, a: Pot, b: Pot) -> (usize, String) {
+    (
+        arena.ancestors(a) + arena.ancestors(b),
+        format!("{} and {}", chain_text(arena, a), chain_text(arena, b)),
+    )
 }
