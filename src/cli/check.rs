@@ -87,9 +87,14 @@ impl Sink for Report {
 }
 
 pub fn run(a: CheckArgs) -> anyhow::Result<u8> {
-    // No archive: nothing to leave out.
-    let (inputs, opened, unreadable) = super::open_inputs(&a.input, &[])?;
+    // First, so that a signal also ends a wait while opening the inputs
+    // (a named pipe no writer opened), as import's does.
     let interrupt = Interrupt::install();
+    // No archive: nothing to leave out.
+    let (inputs, opened, unreadable) = match super::open_inputs(&a.input, &[]) {
+        Ok(o) => o,
+        Err(e) => return interrupt.stopped_instead("check", "checked", e),
+    };
     let mut report = Report {
         files: Vec::new(),
         layouts: Vec::new(),

@@ -110,6 +110,25 @@ fn sigterm_stops_an_import_waiting_for_a_writer_to_open_its_named_pipe() {
     assert_eq!(statuses(&w, "puzzles.sqlite"), ["1 finished"]);
 }
 
+/// `check` stops the same way while it waits to open its input, and says
+/// so (without its handler installed yet the signal killed it silently).
+#[test]
+fn sigterm_stops_a_check_waiting_for_a_writer_to_open_its_named_pipe() {
+    let w = Workdir::new();
+    let fifo = w.path("feed.fifo");
+    mkfifo(&fifo);
+    let child = spawn(&w, &["check", "--quiet", "feed.fifo"]);
+    std::thread::sleep(Duration::from_millis(500));
+    let out = stop(child, "TERM", "check of a pipe nobody writes");
+    assert_eq!(
+        (out.status.code(), stderr(&out).as_str()),
+        (
+            Some(143),
+            "sudoku-archive: interrupted by SIGTERM before the check began; nothing was checked\n"
+        )
+    );
+}
+
 /// Another import holds the import lock exclusively while it marks killed
 /// runs (itself waiting for the write lock, say): one that starts then
 /// waits for it before its run begins.
