@@ -1089,8 +1089,8 @@ pub(crate) mod tests {
             )
         );
         for text in [
-            include_str!("../../../tests/data/classic/top1465.txt"),
-            include_str!("../../../tests/data/classic/forum_hardest_1106.txt"),
+            include_str!("../../../../tests/data/classic/top1465.txt"),
+            include_str!("../../../../tests/data/classic/forum_hardest_1106.txt"),
         ] {
             for g in corpus(text, usize::MAX) {
                 let (_, steps) = sudoku_work(&text_of(&g), STEPS).unwrap();
@@ -1161,8 +1161,9 @@ pub(crate) mod tests {
         best
     }
 
-    const TOP1465: &str = include_str!("../../../tests/data/classic/top1465.txt");
-    const SEVENTEEN: &str = include_str!("../../../tests/data/classic/17clue_royle_first2000.txt");
+    const TOP1465: &str = include_str!("../../../../tests/data/classic/top1465.txt");
+    const SEVENTEEN: &str =
+        include_str!("../../../../tests/data/classic/17clue_royle_first2000.txt");
 
     #[test]
     fn a_packed_row_unpacks_to_its_cells_in_order() {
@@ -1292,19 +1293,19 @@ pub(crate) mod tests {
     const ALL_CORPORA: [&str; 15] = [
         SEVENTEEN,
         TOP1465,
-        include_str!("../../../tests/data/classic/kaggle_1m_first10k.csv"),
-        include_str!("../../../tests/data/classic/forum_hardest_1106.txt"),
-        include_str!("../../../tests/data/classic/forum_hardest_1905_11plus_first2000.txt"),
-        include_str!("../../../tests/data/classic/magictour_top95.txt"),
-        include_str!("../../../tests/data/classic/magictour_topn234.txt"),
-        include_str!("../../../tests/data/classic/serg_benchmark_multisolution.txt"),
-        include_str!("../../../tests/data/classic/emerentius_easy.txt"),
-        include_str!("../../../tests/data/classic/emerentius_easy_solutions.txt"),
-        include_str!("../../../tests/data/classic/emerentius_medium.txt"),
-        include_str!("../../../tests/data/classic/emerentius_medium_solutions.txt"),
-        include_str!("../../../tests/data/classic/emerentius_hard.txt"),
-        include_str!("../../../tests/data/classic/emerentius_hard_solutions.txt"),
-        include_str!("../../../tests/data/classic/emerentius_invalid_annotated.txt"),
+        include_str!("../../../../tests/data/classic/kaggle_1m_first10k.csv"),
+        include_str!("../../../../tests/data/classic/forum_hardest_1106.txt"),
+        include_str!("../../../../tests/data/classic/forum_hardest_1905_11plus_first2000.txt"),
+        include_str!("../../../../tests/data/classic/magictour_top95.txt"),
+        include_str!("../../../../tests/data/classic/magictour_topn234.txt"),
+        include_str!("../../../../tests/data/classic/serg_benchmark_multisolution.txt"),
+        include_str!("../../../../tests/data/classic/emerentius_easy.txt"),
+        include_str!("../../../../tests/data/classic/emerentius_easy_solutions.txt"),
+        include_str!("../../../../tests/data/classic/emerentius_medium.txt"),
+        include_str!("../../../../tests/data/classic/emerentius_medium_solutions.txt"),
+        include_str!("../../../../tests/data/classic/emerentius_hard.txt"),
+        include_str!("../../../../tests/data/classic/emerentius_hard_solutions.txt"),
+        include_str!("../../../../tests/data/classic/emerentius_invalid_annotated.txt"),
     ];
 
     fn assert_same_as_reference(g: &[u8; 81]) {
