@@ -3,24 +3,10 @@
 //! strings themselves ([`each`]), read in one transaction when a book takes
 //! two passes ([`in_one_read`]).
 //!
-//! Design:
-//! - **One list of forms.** Every string form the tool writes for a stored
-//!   puzzle is one entry of [`FORMS`]: its name (for `--form` and as a
-//!   column of `--columns`) and how it is written from the stored row. A
-//!   new form is one more entry; the command line, the column list and the
-//!   writers all read the list.
-//! - **Streamed.** One `SELECT ... ORDER BY id` (first-seen order: ids are
-//!   given in the order puzzles are first stored), read row by row; each
-//!   row is written into one reused buffer and handed to the caller, so
-//!   memory does not grow with the archive. The only lookups beside the
-//!   scan are for the first-source columns (`file`, `line`), a range read of
-//!   `sources` per row (its key starts with the puzzle), with file names
-//!   cached by id, made only when those columns are asked for.
-//! - **Filters are SQL**, bound as parameters, each a no-op when absent.
-//!   `representatives` keeps, of each group of stored isomorphs, the one
-//!   stored first (the least id), through `puzzles_by_form`: per row, a
-//!   range read of its hash's entries below its id (nearly always none),
-//!   then type and form compared on the rows found.
+//! Every string form is one entry of [`FORMS`]; rows are read by one
+//! `SELECT ... ORDER BY id` into one reused buffer, so memory does not grow
+//! with the archive; filters are bound SQL parameters. It writes nothing.
+//! In full: docs/architecture.md "Module notes".
 
 use std::collections::HashMap;
 use std::fmt::Write as _;

@@ -1,21 +1,13 @@
 //! Writing one chunk's lines inside the open batch transaction: each
 //! accepted line's puzzle (stored, or found as a duplicate or isomorph),
-//! its provenance, and each rejected line with its reason.
+//! its provenance, and each rejected line with its reason. Deduplication is
+//! [`super::dedup`]'s; a new puzzle's lookup entries wait in [`Pending`]
+//! for the batch's commit. Rows are written several to a statement
+//! ([`PUZZLES_PER_INSERT`], [`SOURCES_PER_INSERT`]).
 //!
-//! Deduplication is [`super::dedup`]'s, shared with merge; a new
-//! puzzle's lookup entries wait in [`Pending`] for the batch's commit.
-//!
-//! The writer thread is the one every line waits for, so statements are
-//! shared between rows where the result allows: a statement execution
-//! (cursors opened and freed, parameters bound and released) cost as much
-//! as the row it wrote. New puzzles go [`PUZZLES_PER_INSERT`] to an INSERT
-//! (their ids given, so a line's provenance names its puzzle before the row
-//! is written), provenance [`SOURCES_PER_INSERT`] rows to one.
-//!
-//! It owns what the lines come to ([`Counts`]), what makes a line a
-//! duplicate ([`Dedup`], from [`super::dedup`]) and how many reject messages are kept to show
-//! ([`SHOWN_REJECTS`]); [`super::writer`] uses them and re-exports the first
-//! two, and nothing here uses the writer: the import goes one way.
+//! It owns what the lines come to ([`Counts`]) and how many reject messages
+//! are kept to show ([`SHOWN_REJECTS`]); nothing here uses the writer: the
+//! import goes one way. In full: docs/architecture.md "Module notes".
 
 use std::sync::LazyLock;
 

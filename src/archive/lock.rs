@@ -1,33 +1,14 @@
-//! Telling a running import from a dead one. Every import holds a shared
-//! OS lock on the file `<archive>-import-lock` while it runs; the OS drops
-//! it when the process ends, however it ends. An import that can first take
-//! that lock exclusively knows that no other import is running, so every
-//! `imports` row still `running` is a run that was killed: it marks them
-//! `interrupted`. Concurrent imports hold the lock together and leave each
-//! other's rows alone.
+//! Telling a running import from a dead one: every import or merge holds
+//! a shared OS lock on `<archive>-import-lock` while it runs; one that can
+//! take it exclusively marks every `imports` row still `running` as
+//! `interrupted`. The lock file also holds a reserve of disk space
+//! ([`RESERVE`]) for recording a failed run on a full disk, and a "waiting"
+//! stamp ([`busy`]) by which two imports take turns batch by batch.
 //!
-//! The lock file stays beside the archive: removing it while another
-//! process might be opening it would break the lock. It holds no data, but
-//! two things live in its bytes:
-//!
-//! - **A reserve of disk space** ([`RESERVE`] bytes of zeros, written when
-//!   an import starts). A full disk can leave no room even for the one WAL
-//!   frame that records the run as `failed`; the failing import then gives
-//!   the reserve back (truncates the file) and records it.
-//! - **A "waiting" stamp** (its first bytes: a process id and the time).
-//!   SQLite's busy handler is not fair: an import commits and takes the
-//!   write lock again for its next batch long before a waiting one polls.
-//!   So a waiting import stamps the file each time it polls ([`busy`]),
-//!   and a writer that sees a fresh stamp from another process after a
-//!   commit leaves the lock free for [`YIELD`] first: two imports take
-//!   turns batch by batch.
-//!
-//! Waiting itself has no fixed limit: the writer's busy handler keeps
-//! waiting while the archive or its `-wal` keeps changing (another import
-//! is alive and committing), and gives up after [`BUSY_TIMEOUT`] without
-//! any change. A stop asked for ([`crate::stop`]) ends every wait here:
-//! for the import lock at once, for the write lock after [`STOP_GRACE`]
-//! (the statement then fails with [`ArchiveError::Stopped`]).
+//! Waiting has no fixed limit while another import is alive and committing;
+//! a stop asked for ([`crate::stop`]) ends every wait here. It holds no data
+//! and never removes the lock file. In full: docs/architecture.md "Module
+//! notes".
 
 use std::cell::RefCell;
 use std::fs::{File, OpenOptions, TryLockError};

@@ -1,29 +1,14 @@
 //! Finding puzzles in an archive by their identity or canonical form, for
-//! `find`: each lookup is an index read, never a scan.
+//! `find`: each lookup is an index read, never a scan, through the lookup
+//! tables `puzzles_by_key` and `puzzles_by_form` (migration 0012), never
+//! through `puzzles`' own columns.
 //!
-//! The two lookups live in tables of their own (migration 0012), not in
-//! indexes on `puzzles`, so that an import can add a batch's entries sorted
-//! at its commit. The invariant every writer keeps (the importer, `merge`,
-//! [`super::canonical`]'s fills), checked by the tests ([`invariant_breaks`]):
-//! each puzzle has exactly one `puzzles_by_key` row, holding its `key`, and
-//! exactly one `puzzles_by_form` row when its `canonical_hash` is not NULL,
-//! holding that hash. The columns `puzzles.key` and `canonical_hash` are
-//! not indexed: a lookup goes through these tables, never through them.
-//!
-//! - By identity: [`crate::record::key_of`] of type and givens is where
-//!   `puzzles_by_key` (keyed by `key`) is searched, joined to its row by
-//!   id; a row there with other givens (a hash collision, stepped past on
-//!   import) means "try [`crate::record::next_key`]", a free key means "not
-//!   stored" (rows are never deleted, so no free key lies before a
-//!   puzzle's own).
-//! - By canonical form: [`crate::record::canonical_hash`] through
-//!   `puzzles_by_form` (keyed by hash then id: the ids read from it alone,
-//!   in id order), then type and form compared on the rows shown (a hash
-//!   collision costs a second look, never a false match). A form can be
-//!   shared by many stored puzzles; only those shown are read.
-//!
-//! [`plans`] are the statements whose query plans a test checks for index
-//! use (`EXPLAIN QUERY PLAN`): each reads a table by its primary key.
+//! It owns the invariant every writer keeps and the tests check
+//! ([`invariant_breaks`]): each puzzle has one `puzzles_by_key` row (its
+//! `key`) and, with a `canonical_hash`, one `puzzles_by_form` row, and no
+//! free key lies between a puzzle's hash and its key. [`plans`] are the
+//! statements whose query plans a test checks. It writes nothing. In full:
+//! docs/architecture.md "Module notes".
 
 use rusqlite::{Connection, OptionalExtension};
 

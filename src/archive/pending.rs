@@ -1,27 +1,13 @@
 //! The lookup entries of the puzzles the open batch has stored, held in
 //! memory until its commit and then written to `puzzles_by_key` and
-//! `puzzles_by_form` in their own order.
+//! `puzzles_by_form` sorted, as one sweep (docs/performance.md, issue 24).
 //!
-//! Both lookups are hashes, so an import's new puzzles come to them in no
-//! order: written one by one as each puzzle is stored, every entry lands
-//! on another page of a large B-tree, and at 20 million puzzles that was
-//! most of an import's time (each insert descends pages that miss the
-//! CPU's caches). Sorted, a batch's entries go in as one sweep from the
-//! least to the greatest (`docs/performance.md`, issue 24).
-//!
-//! Invariants, for the writer that fills it ([`super::lines`]):
-//! - A key is either here (taken by this batch) or in `puzzles_by_key`
-//!   (taken before), never both: the writer takes a key only after finding
-//!   it free in both, and the batch holds the archive's write lock, so no
-//!   other writer takes one meanwhile.
-//! - Everything here belongs to the open transaction: [`Pending::write`]
-//!   runs just before its commit, and [`Pending::clear`] when it is rolled
-//!   back, so the archive never holds a puzzle without its entries.
-//! - Ids are given in order from the largest stored one
-//!   ([`Pending::next_id`]): rows are appended, as before.
-//!
-//! Its memory is bounded by the batch: about 45 bytes a new puzzle (a
-//! 2.5M-line batch of a 20M-puzzle archive: about 110 MiB).
+//! A key is either here or in `puzzles_by_key`, never both; everything here
+//! belongs to the open transaction ([`Pending::write`] before its commit,
+//! [`Pending::clear`] on a rollback); ids are given in order from the
+//! largest stored one ([`Pending::next_id`]). Its memory is bounded by the
+//! batch (about 45 bytes a new puzzle). It decides no deduplication. In
+//! full: docs/architecture.md "Module notes".
 
 use std::collections::HashMap;
 

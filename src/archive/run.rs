@@ -1,36 +1,15 @@
 //! A recorded run under the import lock: the part an import
 //! ([`super::writer`]) and a merge ([`super::merge`]) share of being one
-//! row in `imports`.
+//! row in `imports`. It begins the row (`running`, the command line, the
+//! lock taken, foreign-key enforcement off) and ends it (`finished`,
+//! `failed` with the error, or `interrupted`, even on a full disk: the lock
+//! file's reserve is given back first), sizes batches and cache for the
+//! archive ([`Scale`]), and between batches keeps the WAL bounded beside
+//! readers and lets a waiting import in ([`Run::after_commit`]).
 //!
-//! Design and invariants:
-//! - **Begin**: foreign-key enforcement is turned off (every reference the
-//!   run writes is to a row it has just read or written; the tests check
-//!   `foreign_key_check`), the import lock is taken ([`ImportLock::take`],
-//!   which marks runs no process holds any more `interrupted`), and the
-//!   run's `imports` row is inserted with its command line as JSON. Until
-//!   it ends, the row says `running`.
-//! - **End**: enforcement is turned back on, the row gets its status
-//!   (`finished`, `failed` with the error, or `interrupted`) and
-//!   `finished_at`, then the WAL is truncated (waiting for readers at most
-//!   [`FINAL_CHECKPOINT_WAIT`]). A run whose end cannot be written for a
-//!   full disk gives back the lock file's reserve and writes it again, so
-//!   that an import or a merge stopped by a full disk is still recorded
-//!   `failed`.
-//! - **Batches and cache are sized for the archive** ([`Scale`]): at the
-//!   start from its puzzles, and after each commit from those and the ones
-//!   the run has stored since ([`Run::scale`]).
-//! - **Between batches** ([`Run::after_commit`]) a run keeps the WAL
-//!   bounded beside readers, lets a waiting import in, and sizes the next
-//!   batch and the cache. After a commit
-//!   that leaves the WAL over [`WAL_BOUND`], a `wal_checkpoint(RESTART)`
-//!   waits (at most [`CHECKPOINT_WAIT`]) for readers still on older
-//!   snapshots, so that the next batch writes the WAL from its start again
-//!   instead of growing it; `journal_size_limit` trims the file to
-//!   [`WAL_TRIM`] then, and the end of the run truncates it. A reader that
-//!   holds one snapshot for longer (an open `sqlite3` transaction) keeps
-//!   the WAL growing until it ends.
-//! - The caller keeps its own specifics: its counts columns, its batches,
-//!   what it reports. The lock is released when the [`Run`] is dropped.
+//! It keeps no counts, batches or reports of its caller. The lock is
+//! released when the [`Run`] is dropped. In full: docs/architecture.md
+//! "Module notes".
 
 use std::time::Duration;
 

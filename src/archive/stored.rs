@@ -1,18 +1,11 @@
 //! Looking up stored puzzles from the pipeline's workers, so that a re-run
-//! (a nightly job importing a file that only grew) recognises the lines the
-//! archive already holds instead of solving them again.
+//! recognises the lines the archive already holds instead of solving them
+//! again: a small pool of read-only connections, one taken per lookup,
+//! each holding its read snapshot for its one query only.
 //!
-//! A small pool of read-only connections, one taken per lookup: SQLite
-//! connections are not shared between threads, and WAL lets them read
-//! committed batches while the import writes. A lookup never fails the
-//! import: any error means "not found", and the line is then analysed and
-//! deduplicated by the writer as before.
-//!
-//! A lookup holds a read snapshot for its one query only: each query's
-//! rows are dropped (the statement reset, the snapshot released) before
-//! the connection goes back to the pool, so idle connections hold none and
-//! the writer's checkpoints are never held back by them for longer than a
-//! lookup (see [`super::writer`] on the WAL's bound).
+//! A lookup never fails the import: any error means "not found", and the
+//! writer deduplicates the line as before. It writes nothing. In full:
+//! docs/architecture.md "Module notes".
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
