@@ -5,6 +5,7 @@
 pub mod base32;
 pub mod canon;
 pub mod contract;
+pub mod contradiction;
 pub mod grid;
 pub mod killer;
 pub mod logic;

@@ -2,8 +2,8 @@
 //! puzzle: cages plus placed digits, its identity and encodings), `format`,
 //! `version_b` and `krazydad` (its string forms), `validate` (building a
 //! puzzle and the checks across cells), `error` (rejections and their
-//! codes), `rules` (the readable reference the tests hold the solver to),
-//! `propagate` (the count as stored and the words of a contradiction),
+//! codes), `rules` (the readable reference the tests hold the solver to, and the
+//! words of a contradiction), `propagate` (the count as stored),
 //! `solve` (the fast engine), `canon` (the canonical form), `cages` (cage
 //! geometry and combinations) and `analyse` (the type's side of the
 //! contract). Pure: strings and arrays in, values out.
@@ -16,7 +16,6 @@ mod error;
 mod format;
 pub mod krazydad;
 mod propagate;
-#[cfg(test)]
 mod rules;
 mod solve;
 mod validate;

@@ -1,16 +1,14 @@
 //! Propagation and the solution count of a Killer puzzle as the archive
-//! stores them, and the wording of a contradiction. The rules and the
-//! search are `solve`'s, on candidate masks; this file hands them the
-//! puzzle's cages and board and names what they report, by cage, unit and
-//! cell.
+//! stores them. The rules and the search are `solve`'s, on candidate
+//! masks; this file hands them the puzzle's cages and board, and has
+//! `rules` word what they report.
 
 use crate::core::grid::CELLS;
-use crate::core::grid::cell_at;
 use crate::core::mask::Mask;
 use crate::core::vocabulary::{KILLER_SEARCH_LIMIT, Status};
 
 use super::board::Killer;
-use super::solve::{Board, Conflict, Solver};
+use super::solve::{Board, Solver};
 
 /// The board after propagation: candidates of every cell (one bit = placed)
 /// and the contradiction, if one was found.
@@ -54,7 +52,7 @@ impl Killer {
         let result = solver.propagate(&mut board);
         Propagated {
             candidates: masks(board.cand()),
-            contradiction: result.err().map(|c| self.describe(&solver, c)),
+            contradiction: result.err().map(|c| super::rules::words(self, &solver, c)),
         }
     }
 
@@ -75,7 +73,7 @@ impl Killer {
         if let Err(conflict) = solver.propagate(&mut board) {
             return (
                 self.board(),
-                Status::Contradiction(self.describe(&solver, conflict)),
+                Status::Contradiction(super::rules::words(self, &solver, conflict)),
             );
         }
         if board.cand().iter().any(|m| m & m.wrapping_sub(1) != 0) {
@@ -89,36 +87,6 @@ impl Killer {
             _ => Status::Multiple,
         };
         (board, status)
-    }
-
-    fn describe(&self, solver: &Solver, conflict: Conflict) -> String {
-        let digit = |d: u32| d + 1;
-        let cage = |k: usize| {
-            let first = solver.cage_cells(k).first().map_or(0, |&c| usize::from(c));
-            let sum = self.cages.get(k).map_or(0, |c| c.sum);
-            format!(
-                "cage at {} (sum {sum}, {} cells)",
-                cell_at(first),
-                solver.cage_cells(k).len()
-            )
-        };
-        match conflict {
-            Conflict::Cell(c) => format!("killer: {} has no candidate left", cell_at(c)),
-            Conflict::Unit(u, d) => {
-                let unit = match u {
-                    0..9 => format!("row {}", u + 1),
-                    9..18 => format!("column {}", u - 8),
-                    _ => format!("box {}", u - 17),
-                };
-                format!("killer: {unit} has no place for {}", digit(d))
-            }
-            Conflict::Cage(k) => format!("killer: {} has no combination that fits", cage(k)),
-            Conflict::CageDigit(k, d) => format!(
-                "killer: {} has no place for {}, which every combination needs",
-                cage(k),
-                digit(d)
-            ),
-        }
     }
 }
 

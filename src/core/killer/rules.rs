@@ -1,22 +1,87 @@
 //! Killer propagation and search exactly as docs/formats.md "Propagation"
 //! defines them, written to be read: *deduce*, *eliminate* and *cages* in a
 //! fixed order from the top after any change, and a search branching on
-//! the first cell with the fewest candidates. The specification and the
-//! oracle the solver (`solve`) is held to, board for board (tests only).
+//! the first cell with the fewest candidates. The specification, the
+//! oracle the solver (`solve`) is held to, board for board (tests only),
+//! and the words of every contradiction ([`words`]).
 //!
 //! Must stay plain: the solver's worklist, counters and extra rules do not
 //! belong here. The rules in full: docs/performance.md "Module notes".
 
+#[cfg(test)]
 use crate::core::grid::{CELLS, PEERS, UNITS, box_of};
+#[cfg(test)]
 use crate::core::matching::perfect;
+#[cfg(test)]
 use crate::core::vocabulary::KILLER_SEARCH_LIMIT;
 
+use super::board::Killer;
+#[cfg(test)]
 use super::cages::combinations;
-pub use super::solve::Conflict;
+pub use super::solve::Contradiction;
+use crate::core::grid::cell_at;
 
+/// The words of a contradiction the solver (`solve`) or these rules met
+/// in `killer`, by cell, unit and cage.
+pub(super) fn words(killer: &Killer, solver: &super::solve::Solver, c: Contradiction) -> String {
+    let cage = |k: u8| {
+        let k = usize::from(k);
+        let first = solver.cage_cells(k).first().map_or(0, |&c| usize::from(c));
+        let sum = killer.cages.get(k).map_or(0, |c| c.sum);
+        format!(
+            "cage at {} (sum {sum}, {} cells)",
+            cell_at(first),
+            solver.cage_cells(k).len()
+        )
+    };
+    let cell = |c: u8| cell_at(usize::from(c));
+    match c {
+        Contradiction::Cell(c) => format!("killer: {} has no candidate left", cell(c)),
+        Contradiction::Unit { unit: u, digit } => {
+            let unit = match u {
+                0..9 => format!("row {}", u + 1),
+                9..18 => format!("column {}", u - 8),
+                _ => format!("box {}", u - 17),
+            };
+            format!("killer: {unit} has no place for {digit}")
+        }
+        Contradiction::Twice {
+            digit,
+            cell: a,
+            other,
+        } => {
+            format!(
+                "killer: digit {digit} twice: {} and {}",
+                cell(a),
+                cell(other)
+            )
+        }
+        Contradiction::Group(k) => format!("killer: {} has no combination that fits", cage(k)),
+        Contradiction::Needed {
+            group,
+            digit,
+            held_at: None,
+        } => format!(
+            "killer: {} has no place for {digit}, which every combination needs",
+            cage(group)
+        ),
+        Contradiction::Needed {
+            group,
+            digit,
+            held_at: Some(at),
+        } => format!(
+            "killer: {} needs {digit}, which {} already holds",
+            cage(group),
+            cell(at)
+        ),
+    }
+}
+
+#[cfg(test)]
 /// Every digit.
 const ALL: u16 = 0x1ff;
 
+#[cfg(test)]
 /// Candidates of all cells, and which placed cells have already been
 /// removed from their neighbours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,6 +90,7 @@ pub struct Board {
     deduced: [bool; CELLS],
 }
 
+#[cfg(test)]
 impl Board {
     pub fn new(cand: [u16; CELLS]) -> Board {
         Board {
@@ -34,6 +100,7 @@ impl Board {
     }
 }
 
+#[cfg(test)]
 /// One cage: its cells in the order given, and its sum.
 #[derive(Clone, Debug)]
 struct Cage {
@@ -41,6 +108,7 @@ struct Cage {
     sum: u8,
 }
 
+#[cfg(test)]
 /// The puzzle's cages and each cell's neighbours: its 20 Sudoku peers,
 /// then its cage mates that are not among them, in cage order.
 #[derive(Clone, Debug)]
@@ -49,6 +117,7 @@ pub struct Solver {
     neighbours: Vec<Vec<usize>>,
 }
 
+#[cfg(test)]
 /// What the search found: 0, 1 or 2 (two or more) solutions, and the first.
 #[derive(Clone, Copy, Debug)]
 pub struct Count {
@@ -58,10 +127,12 @@ pub struct Count {
     pub solution: [u16; CELLS],
 }
 
+#[cfg(test)]
 fn is_single(m: u16) -> bool {
     m.count_ones() == 1
 }
 
+#[cfg(test)]
 impl Solver {
     /// `cages`: the cells of each cage (at most nine each) and its sum.
     pub fn new(cages: &[(Vec<u8>, u8)]) -> Solver {
@@ -89,7 +160,7 @@ impl Solver {
     }
 
     /// Applies the rules in their order until nothing changes.
-    pub fn propagate(&self, b: &mut Board) -> Result<(), Conflict> {
+    pub fn propagate(&self, b: &mut Board) -> Result<(), Contradiction> {
         loop {
             self.deduce(b)?;
             if self.eliminate(b)? || self.cage_rule(b)? {
@@ -101,7 +172,7 @@ impl Solver {
 
     /// Rule 1, in passes over the cells in reading order until a pass
     /// places nothing new. A cell with no candidate is a contradiction.
-    fn deduce(&self, b: &mut Board) -> Result<(), Conflict> {
+    fn deduce(&self, b: &mut Board) -> Result<(), Contradiction> {
         loop {
             let mut placed_any = false;
             for c in 0..CELLS {
@@ -110,7 +181,7 @@ impl Solver {
                 }
                 let digit = b.cand[c];
                 if digit == 0 {
-                    return Err(Conflict::Cell(c));
+                    return Err(Contradiction::Cell(c as u8));
                 }
                 if !is_single(digit) {
                     continue;
@@ -121,7 +192,7 @@ impl Solver {
                     if b.cand[n] & digit != 0 {
                         b.cand[n] &= !digit;
                         if b.cand[n] == 0 {
-                            return Err(Conflict::Cell(n));
+                            return Err(Contradiction::Cell(n as u8));
                         }
                     }
                 }
@@ -134,7 +205,7 @@ impl Solver {
 
     /// Rule 2 over the 27 units in order (rows, columns, boxes), digits in
     /// order; whether anything changed.
-    fn eliminate(&self, b: &mut Board) -> Result<bool, Conflict> {
+    fn eliminate(&self, b: &mut Board) -> Result<bool, Contradiction> {
         let mut changed = false;
         for (u, unit) in UNITS.iter().enumerate() {
             let places = |b: &Board, d: u32| {
@@ -143,7 +214,10 @@ impl Solver {
                     .count()
             };
             if let Some(d) = (0..9).find(|&d| places(b, d) == 0) {
-                return Err(Conflict::Unit(u, d));
+                return Err(Contradiction::Unit {
+                    unit: u as u8,
+                    digit: d as u8 + 1,
+                });
             }
             let singles: Vec<u32> = (0..9).filter(|&d| places(b, d) == 1).collect();
             for d in singles {
@@ -166,7 +240,7 @@ impl Solver {
     }
 
     /// Rule 3 over the cages in order; whether anything changed.
-    fn cage_rule(&self, b: &mut Board) -> Result<bool, Conflict> {
+    fn cage_rule(&self, b: &mut Board) -> Result<bool, Contradiction> {
         let mut changed = false;
         for (k, cage) in self.cages.iter().enumerate() {
             let masks: Vec<u16> = cage.cells.iter().map(|&c| b.cand[c]).collect();
@@ -180,13 +254,13 @@ impl Solver {
                 .filter(|&&set| perfect(&masks, set));
             let (allowed, required) = fitting.fold((0, ALL), |(a, r), &set| (a | set, r & set));
             if allowed == 0 {
-                return Err(Conflict::Cage(k));
+                return Err(Contradiction::Group(k as u8));
             }
             for &c in &cage.cells {
                 if b.cand[c] & !allowed != 0 {
                     b.cand[c] &= allowed;
                     if b.cand[c] == 0 {
-                        return Err(Conflict::Cell(c));
+                        return Err(Contradiction::Cell(c as u8));
                     }
                     changed = true;
                 }
@@ -200,7 +274,13 @@ impl Solver {
                     .filter(|&c| b.cand[c] & bit != 0)
                     .collect();
                 match places[..] {
-                    [] => return Err(Conflict::CageDigit(k, d)),
+                    [] => {
+                        return Err(Contradiction::Needed {
+                            group: k as u8,
+                            digit: d as u8 + 1,
+                            held_at: None,
+                        });
+                    }
                     [c] => {
                         if b.cand[c] != bit {
                             b.cand[c] = bit;
@@ -269,6 +349,7 @@ impl Solver {
     }
 }
 
+#[cfg(test)]
 /// Removes `bit` from the cells of `unit` outside `keep`; whether anything
 /// changed.
 fn remove_outside(
@@ -276,13 +357,13 @@ fn remove_outside(
     unit: &[u8; 9],
     keep: &[usize],
     bit: u16,
-) -> Result<bool, Conflict> {
+) -> Result<bool, Contradiction> {
     let mut changed = false;
     for o in unit.iter().map(|&o| usize::from(o)) {
         if !keep.contains(&o) && b.cand[o] & bit != 0 {
             b.cand[o] &= !bit;
             if b.cand[o] == 0 {
-                return Err(Conflict::Cell(o));
+                return Err(Contradiction::Cell(o as u8));
             }
             changed = true;
         }

@@ -34,17 +34,7 @@ pub(super) fn in_order(board: &Str8ts) -> Result<Str8ts, String> {
 
 /// Why propagation stopped: kept small and cheap because the search meets
 /// thousands of these; only the one at the root becomes a message.
-#[derive(Clone, Copy, Debug)]
-enum Conflict {
-    /// A white cell has no candidate left.
-    Empty(usize),
-    /// A digit placed twice in a row or column.
-    Twice(Digit, usize, usize),
-    /// Compartment `k` fits no straight.
-    NoStraight(usize),
-    /// Compartment `k` needs a digit that already sits elsewhere in its line.
-    Taken(usize, Digit, usize),
-}
+use crate::core::contradiction::Contradiction;
 
 /// The fixed part of a puzzle that propagation reads: colours, compartments,
 /// and which compartments each cell belongs to (as a bit set).
@@ -73,29 +63,47 @@ impl<'a> Rules<'a> {
         }
     }
 
-    fn describe(&self, conflict: Conflict) -> String {
-        let comp = |k: usize| {
+    fn describe(&self, conflict: Contradiction) -> String {
+        let comp = |k: u8| {
             self.compartments
-                .get(k)
+                .get(usize::from(k))
                 .map(ToString::to_string)
                 .unwrap_or_default()
         };
+        let cell = |i: u8| CELL[usize::from(i)];
         match conflict {
-            Conflict::Empty(i) => format!("cell {i} ({}) has no candidate left", CELL[i]),
-            Conflict::Twice(d, i, p) => {
+            Contradiction::Cell(i) => format!("cell {i} ({}) has no candidate left", cell(i)),
+            Contradiction::Twice {
+                digit: d,
+                cell: i,
+                other: p,
+            } => {
                 let line = if p / 9 == i / 9 { "row" } else { "column" };
                 format!(
                     "digit {d} twice in a {line}: cell {i} ({}) and cell {p} ({})",
-                    CELL[i], CELL[p]
+                    cell(i),
+                    cell(p)
                 )
             }
-            Conflict::NoStraight(k) => format!("{} fits no straight", comp(k)),
-            Conflict::Taken(k, d, other) => {
+            Contradiction::Group(k) => format!("{} fits no straight", comp(k)),
+            Contradiction::Needed {
+                group: k,
+                digit: d,
+                held_at: Some(other),
+            } => {
                 format!(
                     "{} needs digit {d}, which cell {other} ({}) already holds",
                     comp(k),
-                    CELL[other]
+                    cell(other)
                 )
+            }
+            Contradiction::Needed {
+                group: k,
+                digit: d,
+                held_at: None,
+            } => format!("{} has no place for digit {d}", comp(k)),
+            Contradiction::Unit { unit, digit: d } => {
+                format!("unit {unit} has no place for digit {d}")
             }
         }
     }
@@ -110,7 +118,7 @@ impl Rules<'_> {
         cells: &mut [Mask; CELLS],
         spread: &mut [bool; CELLS],
         mut dirty: u128,
-    ) -> Result<(), Conflict> {
+    ) -> Result<(), Contradiction> {
         loop {
             let before = *cells;
             for i in 0..CELLS {
@@ -122,7 +130,7 @@ impl Rules<'_> {
                         spread[i] = true;
                         self.spread(cells, i, d)?;
                     }
-                    Remaining::None if !self.black[i] => return Err(Conflict::Empty(i)),
+                    Remaining::None if !self.black[i] => return Err(Contradiction::Cell(i as u8)),
                     _ => {}
                 }
             }
@@ -146,13 +154,17 @@ impl Rules<'_> {
 
     /// Removes the digit placed in cell `i` from its row and column, the
     /// other cells in reading order.
-    fn spread(&self, cells: &mut [Mask; CELLS], i: usize, d: Digit) -> Result<(), Conflict> {
+    fn spread(&self, cells: &mut [Mask; CELLS], i: usize, d: Digit) -> Result<(), Contradiction> {
         for p in LINE_PEERS[i].map(usize::from) {
             if !cells[p].contains(d) {
                 continue;
             }
             if self.black[p] || cells[p].len() == 1 {
-                return Err(Conflict::Twice(d, i, p));
+                return Err(Contradiction::Twice {
+                    digit: d.get(),
+                    cell: i as u8,
+                    other: p as u8,
+                });
             }
             cells[p] = cells[p].without(d);
         }
@@ -167,10 +179,14 @@ enum Local {
 }
 
 impl Local {
-    fn at(self, k: usize) -> Conflict {
+    fn at(self, k: usize) -> Contradiction {
         match self {
-            Local::NoStraight => Conflict::NoStraight(k),
-            Local::Taken(d, other) => Conflict::Taken(k, d, other),
+            Local::NoStraight => Contradiction::Group(k as u8),
+            Local::Taken(d, other) => Contradiction::Needed {
+                group: k as u8,
+                digit: d.get(),
+                held_at: Some(other as u8),
+            },
         }
     }
 }

@@ -111,7 +111,7 @@ fn analyse_position(board: &Sudoku) -> Analysis {
         // Only the reference pass names the contradiction.
         let mut cands = board.all_candidates();
         let status = match propagate(&mut cands) {
-            Err(c) => Status::Contradiction(c.to_string()),
+            Err(c) => Status::Contradiction(super::rules::words(c)),
             Ok(()) => Status::Unsolvable,
         };
         (status, board.all_candidates(), write_packed(board))

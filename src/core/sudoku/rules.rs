@@ -3,34 +3,43 @@
 //! through a placed digit, *eliminate* places a line's last position, to a
 //! fixpoint), cell by cell in that order. It is the specification, the
 //! oracle the fast engine (`solve`) is tested against, and the only code
-//! that words a [`Contradiction`].
+//! that words a [`Contradiction`] ([`words`]).
 //!
 //! [`propagate`] runs the engine and falls back to this order only to name
 //! a contradiction. Must stay plain: no tables, no platform code.
-
-use std::fmt;
 
 use super::solve::Planes;
 use super::validate::Unit;
 use crate::core::grid::{CELLS, Cell, PEERS, UNITS};
 use crate::core::mask::{Digit, Mask, Remaining};
 
-/// A line of the cube with no possible position left.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Contradiction {
-    /// The cell line: no digit can go in this cell.
-    Cell(Cell),
-    /// A row/column/box line: the digit has no place in the unit.
-    Digit { digit: Digit, unit: Unit },
-}
+/// A line of the cube with no possible position left: a cell
+/// ([`Contradiction::Cell`]) or a digit in a unit ([`Contradiction::Unit`]).
+pub use crate::core::contradiction::Contradiction;
 
-impl fmt::Display for Contradiction {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Contradiction::Cell(c) => write!(f, "cell {} ({c}) has no candidate left", c.index()),
-            Contradiction::Digit { digit, unit } => {
-                write!(f, "digit {digit} has no place left in {unit}")
-            }
+/// The words of a contradiction.
+pub fn words(c: Contradiction) -> String {
+    let cell = |i: u8| Cell::new(usize::from(i)).map_or_else(String::new, |c| c.to_string());
+    let digit = |d: u8| Digit::new(d).map_or_else(|| d.to_string(), |d| d.to_string());
+    match c {
+        Contradiction::Cell(i) => format!("cell {i} ({}) has no candidate left", cell(i)),
+        Contradiction::Unit { unit, digit: d } => format!(
+            "digit {} has no place left in {}",
+            digit(d),
+            Unit::from_index(usize::from(unit))
+        ),
+        Contradiction::Twice {
+            digit: d,
+            cell: a,
+            other,
+        } => format!(
+            "digit {} twice: cell {a} ({}) and cell {other} ({})",
+            digit(d),
+            cell(a),
+            cell(other)
+        ),
+        Contradiction::Group(_) | Contradiction::Needed { .. } => {
+            "a contradiction in a group Sudoku does not have".to_string()
         }
     }
 }
@@ -63,7 +72,7 @@ fn reference(cands: &mut [Mask; CELLS]) -> Result<(), Contradiction> {
         for cell in Cell::all() {
             let i = cell.index();
             match cands[i].remaining() {
-                Remaining::None => return Err(Contradiction::Cell(cell)),
+                Remaining::None => return Err(Contradiction::Cell(cell.index() as u8)),
                 Remaining::One(d) if !cleared[i] => {
                     cleared[i] = true;
                     changed |= deduce(cands, cell, d)?;
@@ -73,9 +82,9 @@ fn reference(cands: &mut [Mask; CELLS]) -> Result<(), Contradiction> {
         }
         for (k, unit) in UNITS.iter().enumerate() {
             for digit in Digit::all() {
-                changed |= eliminate(cands, unit, digit).map_err(|()| Contradiction::Digit {
-                    digit,
-                    unit: Unit::from_index(k),
+                changed |= eliminate(cands, unit, digit).map_err(|()| Contradiction::Unit {
+                    unit: k as u8,
+                    digit: digit.get(),
                 })?;
             }
         }
@@ -94,7 +103,7 @@ fn deduce(cands: &mut [Mask; CELLS], cell: Cell, d: Digit) -> Result<bool, Contr
             cands[p] = cands[p].without(d);
             changed = true;
             if cands[p].is_empty() {
-                return Err(Contradiction::Cell(Cell::new(p).unwrap_or(cell)));
+                return Err(Contradiction::Cell(p as u8));
             }
         }
     }
@@ -215,16 +224,13 @@ mod tests {
         ];
         for (p, message) in cases {
             assert_eq!(
-                propagated(&p).map(|_| ()).unwrap_err().to_string(),
+                words(propagated(&p).map(|_| ()).unwrap_err()),
                 message,
                 "{p}"
             );
         }
-        let boxed = Contradiction::Digit {
-            digit: Digit::new(4).unwrap(),
-            unit: Unit::Box(6),
-        };
-        assert_eq!(boxed.to_string(), "digit 4 has no place left in box 7");
+        let boxed = Contradiction::Unit { unit: 24, digit: 4 };
+        assert_eq!(words(boxed), "digit 4 has no place left in box 7");
     }
 
     #[test]

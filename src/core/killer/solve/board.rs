@@ -64,18 +64,8 @@ impl Board {
 }
 
 /// Where propagation found a line with no possible position; turned into
-/// words only once, outside the hot loop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Conflict {
-    /// A cell with no candidate left.
-    Cell(usize),
-    /// A row, column or box (unit 0..27) with no place for digit index 0..9.
-    Unit(usize, u32),
-    /// A cage with no combination of its size and sum that fits.
-    Cage(usize),
-    /// A cage whose every combination needs digit index 0..9, with no place for it.
-    CageDigit(usize, u32),
-}
+/// words only once, outside the hot loop (`rules`).
+pub use crate::core::contradiction::Contradiction;
 
 /// What each rule has yet to look at again since it changed.
 #[derive(Clone, Copy, Debug)]
@@ -129,7 +119,12 @@ impl Dirty {
 
 /// Narrows cell `c` to `m`, a subset of its candidates, for every rule to see.
 #[inline(never)]
-pub(super) fn narrow(b: &mut Board, dirty: &mut Dirty, c: usize, m: u16) -> Result<(), Conflict> {
+pub(super) fn narrow(
+    b: &mut Board,
+    dirty: &mut Dirty,
+    c: usize,
+    m: u16,
+) -> Result<(), Contradiction> {
     let gone = SPREAD[usize::from(b.cand[c] & !m & 0x1ff)];
     b.cand[c] = m;
     // A load, where shifting a 128-bit one is a dozen instructions.
@@ -149,7 +144,7 @@ pub(super) fn narrow(b: &mut Board, dirty: &mut Dirty, c: usize, m: u16) -> Resu
         }
     }
     if m == 0 {
-        return Err(Conflict::Cell(c));
+        return Err(Contradiction::Cell(c as u8));
     }
     Ok(())
 }

@@ -14,7 +14,7 @@ use crate::core::matching::perfect;
 
 use super::super::cages::combinations;
 use super::Solver;
-use super::board::{BASE, Board, Conflict, Dirty, narrow};
+use super::board::{BASE, Board, Contradiction, Dirty, narrow};
 use super::cells::{PLACES, UNITS_OF};
 
 /// One cage as the solver sees it: up to nine cells, a sum and the digit
@@ -80,7 +80,7 @@ impl Solver {
         lines: usize,
         b: &mut Board,
         dirty: &mut Dirty,
-    ) -> Result<bool, Conflict> {
+    ) -> Result<bool, Contradiction> {
         let line = &self.lines[k];
         let cells = &line.cells[..line.len];
         let mut masks = [0u16; 9];
@@ -100,7 +100,7 @@ impl Solver {
             _ => cage_digits(&masks[..line.len], line.combos),
         };
         if allowed == 0 {
-            return Err(Conflict::Cage(k));
+            return Err(Contradiction::Group(k as u8));
         }
         let mut changed = false;
         // `masks` stays each cell's candidates: only narrowing a cell
@@ -139,7 +139,13 @@ impl Solver {
                 }
             }
             match (count, masks.get_mut(at), cells.get(at)) {
-                (0, ..) => return Err(Conflict::CageDigit(k, bit.trailing_zeros())),
+                (0, ..) => {
+                    return Err(Contradiction::Needed {
+                        group: k as u8,
+                        digit: bit.trailing_zeros() as u8 + 1,
+                        held_at: None,
+                    });
+                }
                 (1, Some(m), Some(&c)) if *m != bit => {
                     *m = bit;
                     narrow(b, dirty, usize::from(c), bit)?;
@@ -355,7 +361,7 @@ fn remove_outside(
     unit: &[u8; 9],
     keep: u16,
     bit: u16,
-) -> Result<bool, Conflict> {
+) -> Result<bool, Contradiction> {
     let mut changed = false;
     for (i, &o) in unit.iter().enumerate() {
         let o = o as usize;

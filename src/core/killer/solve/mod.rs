@@ -18,7 +18,7 @@ use rule_of_45::{MAX_UNIT_SUMS, unit_sums};
 use singles::{hidden_singles, unit_singles};
 
 use board::Dirty;
-pub use board::{Board, Conflict};
+pub use board::{Board, Contradiction};
 
 mod board;
 mod cage;
@@ -104,7 +104,7 @@ impl Solver {
 
     /// Applies every rule until nothing changes. On a contradiction the board
     /// and the conflict are those of the fixed order (see the module text).
-    pub fn propagate(&self, b: &mut Board) -> Result<(), Conflict> {
+    pub fn propagate(&self, b: &mut Board) -> Result<(), Contradiction> {
         let start = *b;
         if self.fixpoint(b, Dirty::all(b), self.cages).is_ok() {
             return Ok(());
@@ -115,7 +115,7 @@ impl Solver {
 
     /// The rules on what changed, cheapest first, until nothing has; the
     /// first `lines` of [`Solver::lines`] (the cages, or the unit sums too).
-    fn fixpoint(&self, b: &mut Board, mut dirty: Dirty, lines: usize) -> Result<(), Conflict> {
+    fn fixpoint(&self, b: &mut Board, mut dirty: Dirty, lines: usize) -> Result<(), Contradiction> {
         loop {
             let todo = dirty.push & !b.pushed;
             if todo != 0 {
@@ -152,7 +152,7 @@ impl Solver {
 
     /// The fixed order: all naked singles, then hidden singles in all 27
     /// units, then all cages, from the top after any change.
-    fn propagate_in_order(&self, b: &mut Board) -> Result<(), Conflict> {
+    fn propagate_in_order(&self, b: &mut Board) -> Result<(), Contradiction> {
         let mut dirty = Dirty::NONE;
         'again: loop {
             // Deduce: each placed digit leaves its neighbours.

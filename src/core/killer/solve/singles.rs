@@ -9,7 +9,7 @@
 use crate::core::grid::UNITS;
 
 use super::Solver;
-use super::board::{BASE, Board, Conflict, Dirty, narrow};
+use super::board::{BASE, Board, Contradiction, Dirty, narrow};
 
 impl Solver {
     /// Deduce: a placed digit at `c` leaves its neighbours; whether `c` was placed.
@@ -18,10 +18,10 @@ impl Solver {
         c: usize,
         b: &mut Board,
         dirty: &mut Dirty,
-    ) -> Result<bool, Conflict> {
+    ) -> Result<bool, Contradiction> {
         let m = b.cand[c];
         if m == 0 {
-            return Err(Conflict::Cell(c));
+            return Err(Contradiction::Cell(c as u8));
         }
         if m & (m - 1) != 0 {
             return Ok(false);
@@ -46,13 +46,16 @@ pub(super) fn hidden_singles(
     mut digits: u64,
     b: &mut Board,
     dirty: &mut Dirty,
-) -> Result<(), Conflict> {
+) -> Result<(), Contradiction> {
     while digits != 0 {
         let at = digits.trailing_zeros();
         digits &= digits - 1;
         let d = at / 4;
         if b.places[u] >> at & 0xf == BASE & 0xf {
-            return Err(Conflict::Unit(u, d));
+            return Err(Contradiction::Unit {
+                unit: u as u8,
+                digit: d as u8 + 1,
+            });
         }
         place_single(&UNITS[u], 1 << d, b, dirty)?;
     }
@@ -68,7 +71,7 @@ fn place_single(
     bit: u16,
     b: &mut Board,
     dirty: &mut Dirty,
-) -> Result<bool, Conflict> {
+) -> Result<bool, Contradiction> {
     for &c in unit {
         let c = usize::from(c);
         if b.cand[c] & bit != 0 {
@@ -85,7 +88,11 @@ fn place_single(
 /// Eliminate along the row-, column- or box-digit lines of unit `u`: a digit
 /// with one place goes there; whether anything changed.
 #[inline]
-pub(super) fn unit_singles(u: usize, b: &mut Board, dirty: &mut Dirty) -> Result<bool, Conflict> {
+pub(super) fn unit_singles(
+    u: usize,
+    b: &mut Board,
+    dirty: &mut Dirty,
+) -> Result<bool, Contradiction> {
     let unit = &UNITS[u];
     let (mut once, mut twice, mut placed) = (0u16, 0u16, 0u16);
     for &c in unit {
@@ -97,7 +104,10 @@ pub(super) fn unit_singles(u: usize, b: &mut Board, dirty: &mut Dirty) -> Result
         }
     }
     if once != 0x1ff {
-        return Err(Conflict::Unit(u, (!once & 0x1ff).trailing_zeros()));
+        return Err(Contradiction::Unit {
+            unit: u as u8,
+            digit: (!once & 0x1ff).trailing_zeros() as u8 + 1,
+        });
     }
     let mut changed = false;
     // A placed digit is its own only place: nothing to do for it.

@@ -226,7 +226,7 @@ fn a_cage_that_cannot_be_filled_is_a_conflict() {
     cand[1] = 0b1;
     let err = solver.propagate(&mut Board::new(cand)).unwrap_err();
     assert!(
-        matches!(err, Conflict::Cell(_) | Conflict::Cage(0)),
+        matches!(err, Contradiction::Cell(_) | Contradiction::Group(0)),
         "{err:?}"
     );
 }
