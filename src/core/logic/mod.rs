@@ -14,6 +14,7 @@
 
 mod chain;
 mod house;
+pub mod killer;
 mod marks;
 mod position;
 mod rate;

@@ -1,0 +1,169 @@
+//! A Killer position: the classic pencil marks plus the cages. Placing a
+//! digit also removes it from the cell's cage mates (a cage repeats no
+//! digit); the classic techniques read the marks as they are.
+
+use crate::core::grid::CELLS;
+use crate::core::killer::Killer;
+use crate::core::logic::marks::{Marks, bit};
+use crate::core::logic::position::Position;
+use crate::core::logic::step::Step;
+
+/// One cage: its cells in reading order, its sum, and its cells as a set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cage {
+    pub cells: Vec<u8>,
+    pub sum: u8,
+    pub set: u128,
+}
+
+impl Cage {
+    /// `cage 12/3 at r1c1`: sum, size and first cell, as a person names it.
+    pub fn name(&self) -> String {
+        let first = self.cells.first().map_or(0, |&c| c as usize);
+        format!(
+            "cage {}/{} at {}",
+            self.sum,
+            self.cells.len(),
+            crate::core::grid::cell_at(first)
+        )
+    }
+}
+
+/// Marks plus cages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KillerMarks {
+    marks: Marks,
+    cages: Vec<Cage>,
+    cage_of: [u8; CELLS],
+}
+
+/// What is left of a cage: its empty cells, the sum they must make, and
+/// the digits already placed in it.
+pub struct Left {
+    pub empty: Vec<u8>,
+    pub sum: i32,
+    pub placed: u16,
+}
+
+impl KillerMarks {
+    /// The starting position of a Killer: its placed digits, every other
+    /// cell with what their peers and cage mates leave, and `false` when
+    /// two placed digits clash (the position then as far as it got).
+    pub fn new(k: &Killer) -> (KillerMarks, bool) {
+        let cages: Vec<Cage> = k
+            .cages()
+            .iter()
+            .map(|cage| {
+                let cells: Vec<u8> = cage.cells().iter().map(|c| c.index() as u8).collect();
+                let set = cells.iter().fold(0u128, |s, &c| s | 1 << c);
+                Cage {
+                    cells,
+                    sum: cage.sum(),
+                    set,
+                }
+            })
+            .collect();
+        let mut cage_of = [0u8; CELLS];
+        for (i, cage) in cages.iter().enumerate() {
+            for &c in &cage.cells {
+                cage_of[c as usize] = i as u8;
+            }
+        }
+        let mut givens = [0u8; CELLS];
+        for (g, p) in givens.iter_mut().zip(k.placed()) {
+            *g = p.map_or(0, |d| d.get());
+        }
+        let Some(marks) = Marks::from_givens(&[0; CELLS]) else {
+            unreachable!("an empty grid has no clash")
+        };
+        let mut pos = KillerMarks {
+            marks,
+            cages,
+            cage_of,
+        };
+        for (c, &g) in givens.iter().enumerate() {
+            if g != 0 {
+                if pos.marks.cands(c) & bit(g) == 0 {
+                    return (pos, false);
+                }
+                pos.place(c, g);
+            }
+        }
+        (pos, true)
+    }
+
+    pub fn marks(&self) -> &Marks {
+        &self.marks
+    }
+
+    pub fn cages(&self) -> &[Cage] {
+        &self.cages
+    }
+
+    /// The index of the cage holding cell `c`.
+    pub fn cage_of(&self, c: usize) -> usize {
+        self.cage_of[c] as usize
+    }
+
+    /// Places `d` in `c`: out of its peers and its cage mates.
+    pub fn place(&mut self, c: usize, d: u8) {
+        self.marks.place(c, d);
+        let k = self.cage_of[c] as usize;
+        for &o in &self.cages[k].cells {
+            self.marks.eliminate(o as usize, d);
+        }
+    }
+
+    /// What is left of cage `k`.
+    pub fn left(&self, k: usize) -> Left {
+        let cage = &self.cages[k];
+        let mut left = Left {
+            empty: Vec::with_capacity(cage.cells.len()),
+            sum: i32::from(cage.sum),
+            placed: 0,
+        };
+        for &c in &cage.cells {
+            match self.marks.value(c as usize) {
+                0 => left.empty.push(c),
+                v => {
+                    left.sum -= i32::from(v);
+                    left.placed |= bit(v);
+                }
+            }
+        }
+        left
+    }
+}
+
+impl AsRef<Marks> for KillerMarks {
+    fn as_ref(&self) -> &Marks {
+        &self.marks
+    }
+}
+
+impl Position for KillerMarks {
+    fn is_solved(&self) -> bool {
+        self.marks.is_solved()
+    }
+
+    /// The marks are broken, or a cage repeats a digit or misses its sum.
+    fn is_broken(&self) -> bool {
+        self.marks.is_broken()
+            || (0..self.cages.len()).any(|k| {
+                let left = self.left(k);
+                let placed = self.cages[k].cells.len() - left.empty.len();
+                left.placed.count_ones() as usize != placed
+                    || left.sum < 0
+                    || (left.empty.is_empty() && left.sum != 0)
+            })
+    }
+
+    fn apply(&mut self, step: &Step) {
+        for &(c, d) in &step.eliminate {
+            self.marks.eliminate(c as usize, d);
+        }
+        if let Some((c, d)) = step.place {
+            self.place(c as usize, d);
+        }
+    }
+}
