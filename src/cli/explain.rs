@@ -1,6 +1,6 @@
 //! `sudoku-archive explain`: the logical solution of one classic puzzle,
 //! step by step as a person would read it, each step with its rating on
-//! Sudoku Explainer's scale, then ER/EP/ED. The solving and rating are
+//! Sudoku Explainer's scale, then ER/EP/ED; a Killer's on its own scale. The solving and rating are
 //! `core::logic`'s; this file only reads the argument and prints.
 
 use std::fmt::Write as _;
@@ -15,21 +15,15 @@ use crate::core::puzzle::{self, PuzzleType, Solutions};
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// A classic Sudoku string in any supported format, or a solver URL.
+    /// A classic Sudoku or Killer string in any supported format, or a solver URL.
     pub string: String,
-    /// The puzzle type, or auto to recognise it (only classic Sudoku is rated so far).
+    /// The puzzle type, or auto to recognise it (classic Sudoku and Killer are rated so far).
     #[arg(long = "type", value_enum, default_value = "auto")]
     pub kind: TypeArg,
 }
 
 pub fn run(a: ExplainArgs) -> anyhow::Result<u8> {
     let analysis = puzzle::analyse(a.string.trim(), a.kind.hint())?;
-    if analysis.kind != PuzzleType::Sudoku {
-        anyhow::bail!(
-            "explain: only classic Sudoku has a logical solver so far, this is {}",
-            analysis.kind
-        );
-    }
     // The givens alone: pencil marks a packed string may carry are not a
     // step anybody took.
     let mut givens = [0u8; CELLS];
@@ -38,7 +32,13 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<u8> {
             *g = analysis.candidates[c].single().map_or(0, |d| d.get());
         }
     }
-    let text = render(&givens, &analysis.status);
+    let text = match analysis.kind {
+        PuzzleType::Sudoku => render(&givens, &analysis.status),
+        PuzzleType::Killer => render_killer(&analysis, &givens),
+        other => anyhow::bail!(
+            "explain: only classic Sudoku and Killer have a logical solver so far, this is {other}"
+        ),
+    };
     let mut out = Out::stdout();
     out.write_all(text.as_bytes())?;
     out.flush()?;
@@ -86,4 +86,57 @@ fn ratings(r: &Rating) -> String {
         at_least(r.ed_bound),
         tenths(r.ed)
     )
+}
+
+/// A Killer's numbered steps and its rating (docs/difficulty.md "Killer"):
+/// the cages are the analysis's (`shading` is each cell's cage number + 1,
+/// the identity's sums sit at each cage's first cell).
+fn render_killer(a: &puzzle::Analysis, givens: &[u8; CELLS]) -> String {
+    let mut cage_of = [0u8; CELLS];
+    let mut sums: Vec<u8> = Vec::new();
+    let sum_digits = a.givens.as_bytes().get(CELLS + 1..CELLS + 1 + 2 * CELLS);
+    for (c, k) in cage_of.iter_mut().enumerate() {
+        *k = a.shading[c].saturating_sub(1);
+        if usize::from(*k) == sums.len() {
+            let sum = sum_digits
+                .and_then(|s| std::str::from_utf8(&s[2 * c..2 * c + 2]).ok())
+                .and_then(|t| t.parse().ok())
+                .unwrap_or(0);
+            sums.push(sum);
+        }
+    }
+    let sol = logic::killer::solve_cages(&cage_of, &sums, givens, Budget::default());
+    let mut s = String::new();
+    for (n, step) in sol.steps.iter().enumerate() {
+        let _ = writeln!(s, "{:>3}. [{}] {step}", n + 1, tenths(step.rating));
+    }
+    let n = sol.steps.len();
+    let end = match sol.outcome {
+        Outcome::Solved => format!("solved in {n} steps"),
+        Outcome::Stuck => format!("stuck after {n} steps: no technique here applies"),
+        Outcome::OverBudget => format!("stopped after {n} steps: the budget ran out"),
+        Outcome::Invalid if matches!(a.status, Solutions::Unsolvable) => {
+            "the puzzle has no solution".to_string()
+        }
+        Outcome::Invalid => format!("no solution after {n} steps"),
+    };
+    let hardest = sol
+        .steps
+        .iter()
+        .filter(|st| st.rating == sol.rating.er)
+        .map(|st| format!(" (hardest: {})", st.technique))
+        .next()
+        .unwrap_or_default();
+    let multiple = if matches!(a.status, Solutions::Multiple) {
+        " (the puzzle has more than one solution: it is not rated)"
+    } else {
+        ""
+    };
+    let at_least = if sol.rating.bound { "at least " } else { "" };
+    let _ = writeln!(
+        s,
+        "Killer rating {at_least}{}{hardest}; {end}{multiple}",
+        tenths(sol.rating.er)
+    );
+    s
 }

@@ -16,6 +16,7 @@ mod sums;
 #[cfg(test)]
 mod tests;
 
+use crate::core::grid::{CELLS, Cell};
 use crate::core::killer::Killer;
 
 use super::rate::{Budget, Solution, invalid, run};
@@ -113,7 +114,24 @@ pub const STUCK_FLOOR: Rating10 = 90;
 
 /// Solves a Killer step by step from its cages and placed digits.
 pub fn solve(k: &Killer, budget: Budget) -> Solution<KillerMarks> {
-    match KillerMarks::new(k) {
+    let mut cage_of = [0u8; CELLS];
+    for (c, cell) in cage_of.iter_mut().zip(Cell::all()) {
+        *c = k.cage_of(cell) as u8;
+    }
+    let sums: Vec<u8> = k.cages().iter().map(|c| c.sum()).collect();
+    let givens = k.placed().map(|d| d.map_or(0, |d| d.get()));
+    solve_cages(&cage_of, &sums, &givens, budget)
+}
+
+/// Solves the Killer of cages `cage_of` (each cell's cage id) with sums
+/// `sums` (by id) and placed digits `givens` (0 = empty), step by step.
+pub fn solve_cages(
+    cage_of: &[u8; CELLS],
+    sums: &[u8],
+    givens: &[u8; CELLS],
+    budget: Budget,
+) -> Solution<KillerMarks> {
+    match KillerMarks::new(cage_of, sums, givens) {
         (pos, true) => run(pos, &ORDER, budget, STUCK_FLOOR),
         (pos, false) => invalid(pos),
     }

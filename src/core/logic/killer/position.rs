@@ -3,7 +3,6 @@
 //! digit); the classic techniques read the marks as they are.
 
 use crate::core::grid::CELLS;
-use crate::core::killer::Killer;
 use crate::core::logic::marks::{Marks, bit};
 use crate::core::logic::position::Position;
 use crate::core::logic::step::Step;
@@ -46,32 +45,25 @@ pub struct Left {
 }
 
 impl KillerMarks {
-    /// The starting position of a Killer: its placed digits, every other
-    /// cell with what their peers and cage mates leave, and `false` when
-    /// two placed digits clash (the position then as far as it got).
-    pub fn new(k: &Killer) -> (KillerMarks, bool) {
-        let cages: Vec<Cage> = k
-            .cages()
+    /// The starting position of cages `cage_of` (each cell's cage id,
+    /// ids `0..sums.len()`) with sums `sums` and placed digits `givens`
+    /// (0 = empty), every other cell with what its peers and cage mates
+    /// leave, and `false` when two placed digits clash (the position then
+    /// as far as it got).
+    pub fn new(cage_of: &[u8; CELLS], sums: &[u8], givens: &[u8; CELLS]) -> (KillerMarks, bool) {
+        let mut cages: Vec<Cage> = sums
             .iter()
-            .map(|cage| {
-                let cells: Vec<u8> = cage.cells().iter().map(|c| c.index() as u8).collect();
-                let set = cells.iter().fold(0u128, |s, &c| s | 1 << c);
-                Cage {
-                    cells,
-                    sum: cage.sum(),
-                    set,
-                }
+            .map(|&sum| Cage {
+                cells: Vec::new(),
+                sum,
+                set: 0,
             })
             .collect();
-        let mut cage_of = [0u8; CELLS];
-        for (i, cage) in cages.iter().enumerate() {
-            for &c in &cage.cells {
-                cage_of[c as usize] = i as u8;
+        for (c, &k) in cage_of.iter().enumerate() {
+            if let Some(cage) = cages.get_mut(usize::from(k)) {
+                cage.cells.push(c as u8);
+                cage.set |= 1 << c;
             }
-        }
-        let mut givens = [0u8; CELLS];
-        for (g, p) in givens.iter_mut().zip(k.placed()) {
-            *g = p.map_or(0, |d| d.get());
         }
         let Some(marks) = Marks::from_givens(&[0; CELLS]) else {
             unreachable!("an empty grid has no clash")
@@ -79,10 +71,10 @@ impl KillerMarks {
         let mut pos = KillerMarks {
             marks,
             cages,
-            cage_of,
+            cage_of: *cage_of,
         };
         for (c, &g) in givens.iter().enumerate() {
-            if g != 0 {
+            if (1..=9).contains(&g) {
                 if pos.marks.cands(c) & bit(g) == 0 {
                     return (pos, false);
                 }
