@@ -10,7 +10,7 @@ use clap::Args;
 use super::TypeArg;
 use super::output::Out;
 use crate::core::grid::CELLS;
-use crate::core::logic::{self, Budget, Outcome, Rating, tenths};
+use crate::core::logic::{self, Budget, Outcome, Rating, Step, tenths};
 use crate::core::puzzle::{self, PuzzleType, Solutions};
 
 #[derive(Debug, Args)]
@@ -48,23 +48,11 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<u8> {
 /// The numbered steps and the closing line with the ratings.
 pub fn render(givens: &[u8; CELLS], status: &puzzle::Status) -> String {
     let sol = logic::solve(givens, Budget::default());
-    let mut s = String::new();
-    for (n, step) in sol.steps.iter().enumerate() {
-        let _ = writeln!(s, "{:>3}. [{}] {step}", n + 1, tenths(step.rating));
-    }
-    let n = sol.steps.len();
-    let end = match sol.outcome {
-        Outcome::Solved => format!("solved in {n} steps"),
-        Outcome::Stuck => format!(
-            "stuck after {n} steps: no technique here applies; Sudoku Explainer would go on with one rated {} or more",
-            tenths(logic::lowest_missing())
-        ),
-        Outcome::OverBudget => format!("stopped after {n} steps: the budget ran out"),
-        Outcome::Invalid if matches!(status, Solutions::Unsolvable) => {
-            "the puzzle has no solution".to_string()
-        }
-        Outcome::Invalid => format!("no solution after {n} steps"),
-    };
+    let stuck = format!(
+        "; Sudoku Explainer would go on with one rated {} or more",
+        tenths(logic::lowest_missing())
+    );
+    let (mut s, end) = steps_and_end(&sol.steps, sol.outcome, status, &stuck);
     let multiple = if matches!(status, Solutions::Multiple) {
         " (the puzzle has more than one solution: SE does not rate it)"
     } else {
@@ -72,6 +60,31 @@ pub fn render(givens: &[u8; CELLS], status: &puzzle::Status) -> String {
     };
     let _ = writeln!(s, "{}; {end}{multiple}", ratings(&sol.rating));
     s
+}
+
+/// The numbered steps, and how the solution ended (`stuck` adds what a
+/// stuck solution means on the type's scale).
+fn steps_and_end(
+    steps: &[Step],
+    outcome: Outcome,
+    status: &puzzle::Status,
+    stuck: &str,
+) -> (String, String) {
+    let mut s = String::new();
+    for (n, step) in steps.iter().enumerate() {
+        let _ = writeln!(s, "{:>3}. [{}] {step}", n + 1, tenths(step.rating));
+    }
+    let n = steps.len();
+    let end = match outcome {
+        Outcome::Solved => format!("solved in {n} steps"),
+        Outcome::Stuck => format!("stuck after {n} steps: no technique here applies{stuck}"),
+        Outcome::OverBudget => format!("stopped after {n} steps: the budget ran out"),
+        Outcome::Invalid if matches!(status, Solutions::Unsolvable) => {
+            "the puzzle has no solution".to_string()
+        }
+        Outcome::Invalid => format!("no solution after {n} steps"),
+    };
+    (s, end)
 }
 
 /// `ER 2.6, EP 1.2, ED 1.2`, with "at least" on a bound.
@@ -106,20 +119,7 @@ fn render_killer(a: &puzzle::Analysis, givens: &[u8; CELLS]) -> String {
         }
     }
     let sol = logic::killer::solve_cages(&cage_of, &sums, givens, Budget::default());
-    let mut s = String::new();
-    for (n, step) in sol.steps.iter().enumerate() {
-        let _ = writeln!(s, "{:>3}. [{}] {step}", n + 1, tenths(step.rating));
-    }
-    let n = sol.steps.len();
-    let end = match sol.outcome {
-        Outcome::Solved => format!("solved in {n} steps"),
-        Outcome::Stuck => format!("stuck after {n} steps: no technique here applies"),
-        Outcome::OverBudget => format!("stopped after {n} steps: the budget ran out"),
-        Outcome::Invalid if matches!(a.status, Solutions::Unsolvable) => {
-            "the puzzle has no solution".to_string()
-        }
-        Outcome::Invalid => format!("no solution after {n} steps"),
-    };
+    let (mut s, end) = steps_and_end(&sol.steps, sol.outcome, &a.status, "");
     let hardest = sol
         .steps
         .iter()

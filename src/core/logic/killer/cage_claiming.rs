@@ -35,7 +35,7 @@ impl Technique<KillerMarks> for CageClaiming {
                 let cage = &pos.cages()[k];
                 let left = pos.left(k);
                 let cands: Vec<u16> = left
-                    .empty
+                    .empty()
                     .iter()
                     .map(|&c| {
                         let m = marks.cands(c as usize);
@@ -46,7 +46,7 @@ impl Technique<KillerMarks> for CageClaiming {
                     continue;
                 };
                 let eliminate: Vec<(u8, u8)> = left
-                    .empty
+                    .empty()
                     .iter()
                     .zip(ways.allowed)
                     .flat_map(|(&c, a)| digits(marks.cands(c as usize) & !a).map(move |e| (c, e)))

@@ -9,7 +9,6 @@ use crate::core::logic::technique::{Technique, Work};
 use crate::core::logic::techniques::digits;
 
 use super::position::KillerMarks;
-use super::sums;
 
 pub struct CageSingle {
     /// The needed digit with one place (else the last cell).
@@ -29,11 +28,11 @@ impl Technique<KillerMarks> for CageSingle {
         let marks = pos.marks();
         for (k, cage) in pos.cages().iter().enumerate() {
             let left = pos.left(k);
-            if left.empty.is_empty() {
+            if left.empty().is_empty() {
                 continue;
             }
             if !self.hidden {
-                let [c] = left.empty[..] else { continue };
+                let [c] = left.empty()[..] else { continue };
                 let Ok(d) = u8::try_from(left.sum) else {
                     continue;
                 };
@@ -54,20 +53,15 @@ impl Technique<KillerMarks> for CageSingle {
                     reason: what,
                 });
             }
-            if left.empty.len() < 2 {
+            if left.empty().len() < 2 {
                 continue;
             }
-            let cands: Vec<u16> = left
-                .empty
-                .iter()
-                .map(|&c| marks.cands(c as usize))
-                .collect();
-            let Some(ways) = sums::distinct(&cands, left.sum, 0) else {
+            let Some(ways) = pos.ways(k) else {
                 continue;
             };
             for d in digits(ways.required) {
                 let places: Vec<u8> = left
-                    .empty
+                    .empty()
                     .iter()
                     .copied()
                     .filter(|&c| marks.cands(c as usize) & bit(d) != 0)

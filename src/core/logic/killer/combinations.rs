@@ -10,7 +10,6 @@ use crate::core::logic::technique::{Technique, Work};
 use crate::core::logic::techniques::{digit_list, digits};
 
 use super::position::KillerMarks;
-use super::sums;
 
 pub struct Combinations {
     /// Only cages with one combination by sum and size.
@@ -30,7 +29,7 @@ impl Technique<KillerMarks> for Combinations {
         let marks = pos.marks();
         for (k, cage) in pos.cages().iter().enumerate() {
             let left = pos.left(k);
-            if left.empty.is_empty() {
+            if left.empty().is_empty() {
                 continue;
             }
             let eliminate: Vec<(u8, u8)>;
@@ -40,22 +39,17 @@ impl Technique<KillerMarks> for Combinations {
                     continue;
                 };
                 eliminate = left
-                    .empty
+                    .empty()
                     .iter()
                     .flat_map(|&c| digits(marks.cands(c as usize) & !set).map(move |d| (c, d)))
                     .collect();
                 reason = format!("{} can only be {}", cage.name(), digit_list(*set));
             } else {
-                let cands: Vec<u16> = left
-                    .empty
-                    .iter()
-                    .map(|&c| marks.cands(c as usize))
-                    .collect();
-                let Some(ways) = sums::distinct(&cands, left.sum, 0) else {
+                let Some(ways) = pos.ways(k) else {
                     continue;
                 };
                 eliminate = left
-                    .empty
+                    .empty()
                     .iter()
                     .zip(ways.allowed)
                     .flat_map(|(&c, a)| digits(marks.cands(c as usize) & !a).map(move |d| (c, d)))

@@ -2,10 +2,14 @@
 //! digit also removes it from the cell's cage mates (a cage repeats no
 //! digit); the classic techniques read the marks as they are.
 
+use std::cell::RefCell;
+
 use crate::core::grid::CELLS;
 use crate::core::logic::marks::{Marks, bit};
 use crate::core::logic::position::Position;
 use crate::core::logic::step::Step;
+
+use super::sums::{self, Ways};
 
 /// One cage: its cells in reading order, its sum, and its cells as a set.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,20 +32,30 @@ impl Cage {
     }
 }
 
-/// Marks plus cages.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Marks plus cages, and each cage's ways as last worked out (several
+/// techniques ask for them in one position; a step forgets them).
+#[derive(Clone, Debug)]
 pub struct KillerMarks {
     marks: Marks,
     cages: Vec<Cage>,
     cage_of: [u8; CELLS],
+    ways: RefCell<Vec<Option<Option<Ways>>>>,
 }
 
 /// What is left of a cage: its empty cells, the sum they must make, and
 /// the digits already placed in it.
 pub struct Left {
-    pub empty: Vec<u8>,
+    cells: [u8; 9],
+    len: usize,
     pub sum: i32,
     pub placed: u16,
+}
+
+impl Left {
+    /// The cage's empty cells, in reading order.
+    pub fn empty(&self) -> &[u8] {
+        &self.cells[..self.len]
+    }
 }
 
 impl KillerMarks {
@@ -68,10 +82,12 @@ impl KillerMarks {
         let Some(marks) = Marks::from_givens(&[0; CELLS]) else {
             unreachable!("an empty grid has no clash")
         };
+        let ways = RefCell::new(vec![None; cages.len()]);
         let mut pos = KillerMarks {
             marks,
             cages,
             cage_of: *cage_of,
+            ways,
         };
         for (c, &g) in givens.iter().enumerate() {
             if (1..=9).contains(&g) {
@@ -110,13 +126,18 @@ impl KillerMarks {
     pub fn left(&self, k: usize) -> Left {
         let cage = &self.cages[k];
         let mut left = Left {
-            empty: Vec::with_capacity(cage.cells.len()),
+            cells: [0; 9],
+            len: 0,
             sum: i32::from(cage.sum),
             placed: 0,
         };
         for &c in &cage.cells {
             match self.marks.value(c as usize) {
-                0 => left.empty.push(c),
+                0 if left.len < 9 => {
+                    left.cells[left.len] = c;
+                    left.len += 1;
+                }
+                0 => {}
                 v => {
                     left.sum -= i32::from(v);
                     left.placed |= bit(v);
@@ -125,7 +146,36 @@ impl KillerMarks {
         }
         left
     }
+
+    /// The ways the empty cells of cage `k` make what is left of its sum
+    /// with their candidates ([`sums::distinct`]), `None` when there are
+    /// none.
+    pub fn ways(&self, k: usize) -> Option<Ways> {
+        if let Some(Some(w)) = self.ways.borrow().get(k) {
+            return *w;
+        }
+        let left = self.left(k);
+        let cands: Vec<u16> = left
+            .empty()
+            .iter()
+            .map(|&c| self.marks.cands(c as usize))
+            .collect();
+        let w = sums::distinct(&cands, left.sum, 0);
+        if let Some(slot) = self.ways.borrow_mut().get_mut(k) {
+            *slot = Some(w);
+        }
+        w
+    }
 }
+
+impl PartialEq for KillerMarks {
+    /// The same marks on the same cages (what is remembered aside).
+    fn eq(&self, other: &KillerMarks) -> bool {
+        self.marks == other.marks && self.cages == other.cages
+    }
+}
+
+impl Eq for KillerMarks {}
 
 impl AsRef<Marks> for KillerMarks {
     fn as_ref(&self) -> &Marks {
@@ -143,14 +193,15 @@ impl Position for KillerMarks {
         self.marks.is_broken()
             || (0..self.cages.len()).any(|k| {
                 let left = self.left(k);
-                let placed = self.cages[k].cells.len() - left.empty.len();
+                let placed = self.cages[k].cells.len() - left.empty().len();
                 left.placed.count_ones() as usize != placed
                     || left.sum < 0
-                    || (left.empty.is_empty() && left.sum != 0)
+                    || (left.empty().is_empty() && left.sum != 0)
             })
     }
 
     fn apply(&mut self, step: &Step) {
+        self.ways.get_mut().fill(None);
         for &(c, d) in &step.eliminate {
             self.marks.eliminate(c as usize, d);
         }

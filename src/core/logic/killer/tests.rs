@@ -116,7 +116,8 @@ fn a_killer_solution_reads_step_by_step() {
 }
 
 /// Ratings against krazydad's order, and the speed, on any krazydad CSV
-/// (`KRAZYDAD=path`, else the repository's first 500):
+/// (`KRAZYDAD=path`, else the repository's first 500), every step then
+/// checked against the fast solver:
 /// `cargo test --release --lib killer_scale -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -131,6 +132,9 @@ fn killer_scale_against_krazydads_order_and_speed() {
         .map(|r| solve(&r.killer, Budget::default()))
         .collect();
     let secs = start.elapsed().as_secs_f64();
+    for (n, (r, s)) in rows.iter().zip(&sols).enumerate() {
+        check_against(n + 1, s, &solution(&r.killer));
+    }
     let mut hist = std::collections::BTreeMap::new();
     let mut outcomes = std::collections::BTreeMap::new();
     for s in &sols {
