@@ -45,37 +45,46 @@ pub fn distinct(cands: &[u16], sum: i32, must: u16) -> Option<Ways> {
     if n > 9 || !(0..=45).contains(&sum) {
         return None;
     }
-    // level[i]: the digit sets the first i cells can use; at most C(9, 4).
-    let mut level = [[0u16; 126]; 10];
-    let mut len = [0usize; 10];
-    len[0] = 1;
+    // The digit sets the first i cells can use, level by level in one
+    // list (a set's level is its size, so no set is in two levels, and
+    // one bit set over all 512 serves every level).
+    let mut list = [0u16; 512];
+    let mut start = [0usize; 11];
+    start[1] = 1;
+    let mut seen = [0u64; 8];
     for i in 0..n {
-        let mut seen = [0u64; 8];
-        let (done, rest) = level.split_at_mut(i + 1);
-        for &m in &done[i][..len[i]] {
+        let mut end = start[i + 1];
+        // What the cells after this one can still add, ignoring which
+        // digits are used.
+        let rest = (n - i - 1) as i32;
+        let (lo, hi) = (rest * (rest + 1) / 2, rest * (19 - rest) / 2);
+        for j in start[i]..start[i + 1] {
+            let m = list[j];
             let mut free = cands[i] & !m & 0x1ff;
             while free != 0 {
                 let b = free & free.wrapping_neg();
                 free ^= b;
                 let next = m | b;
                 let idx = next as usize;
-                if i32::from(DIGIT_SUM[idx]) > sum || seen[idx / 64] & (1 << (idx % 64)) != 0 {
+                let left = sum - i32::from(DIGIT_SUM[idx]);
+                if left < lo || left > hi || seen[idx / 64] & (1 << (idx % 64)) != 0 {
                     continue;
                 }
                 seen[idx / 64] |= 1 << (idx % 64);
-                rest[0][len[i + 1]] = next;
-                len[i + 1] += 1;
+                list[end] = next;
+                end += 1;
             }
         }
+        start[i + 2] = end;
     }
     // Back from the sets that make the sum: a set is good when some digit
     // of the next cell leads to a good set.
-    let mut good = [[0u64; 8]; 10];
+    let mut good = [0u64; 8];
     let mut required = 0x1ffu16;
     let mut any = false;
-    for &m in &level[n][..len[n]] {
+    for &m in &list[start[n]..start[n + 1]] {
         if i32::from(DIGIT_SUM[m as usize]) == sum && m & must == must {
-            good[n][m as usize / 64] |= 1 << (m % 64);
+            good[m as usize / 64] |= 1 << (m % 64);
             required &= m;
             any = true;
         }
@@ -85,14 +94,14 @@ pub fn distinct(cands: &[u16], sum: i32, must: u16) -> Option<Ways> {
     }
     let mut allowed = [0u16; 9];
     for i in (0..n).rev() {
-        for &m in &level[i][..len[i]] {
+        for &m in &list[start[i]..start[i + 1]] {
             let mut free = cands[i] & !m & 0x1ff;
             while free != 0 {
                 let b = free & free.wrapping_neg();
                 free ^= b;
                 let next = (m | b) as usize;
-                if good[i + 1][next / 64] & (1 << (next % 64)) != 0 {
-                    good[i][m as usize / 64] |= 1 << (m % 64);
+                if good[next / 64] & (1 << (next % 64)) != 0 {
+                    good[m as usize / 64] |= 1 << (m % 64);
                     allowed[i] |= b;
                 }
             }
