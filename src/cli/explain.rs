@@ -1,6 +1,6 @@
 //! `sudoku-archive explain`: the logical solution of one classic puzzle,
 //! step by step as a person would read it, each step with its rating on
-//! Sudoku Explainer's scale, then ER/EP/ED. The solving and rating are
+//! Sudoku Explainer's scale, then ER/EP/ED; a Killer's on its own scale. The solving and rating are
 //! `core::logic`'s; this file only reads the argument and prints.
 
 use std::fmt::Write as _;
@@ -10,26 +10,20 @@ use clap::Args;
 use super::TypeArg;
 use super::output::Out;
 use crate::core::grid::CELLS;
-use crate::core::logic::{self, Budget, Outcome, Rating, tenths};
+use crate::core::logic::{self, Budget, Outcome, Rating, Step, tenths};
 use crate::core::puzzle::{self, PuzzleType, Solutions};
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// A classic Sudoku string in any supported format, or a solver URL.
+    /// A classic Sudoku or Killer string in any supported format, or a solver URL.
     pub string: String,
-    /// The puzzle type, or auto to recognise it (only classic Sudoku is rated so far).
+    /// The puzzle type, or auto to recognise it (classic Sudoku and Killer are rated so far).
     #[arg(long = "type", value_enum, default_value = "auto")]
     pub kind: TypeArg,
 }
 
 pub fn run(a: ExplainArgs) -> anyhow::Result<u8> {
     let analysis = puzzle::analyse(a.string.trim(), a.kind.hint())?;
-    if analysis.kind != PuzzleType::Sudoku {
-        anyhow::bail!(
-            "explain: only classic Sudoku has a logical solver so far, this is {}",
-            analysis.kind
-        );
-    }
     // The givens alone: pencil marks a packed string may carry are not a
     // step anybody took.
     let mut givens = [0u8; CELLS];
@@ -38,7 +32,13 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<u8> {
             *g = analysis.candidates[c].single().map_or(0, |d| d.get());
         }
     }
-    let text = render(&givens, &analysis.status);
+    let text = match analysis.kind {
+        PuzzleType::Sudoku => render(&givens, &analysis.status),
+        PuzzleType::Killer => render_killer(&analysis, &givens),
+        other => anyhow::bail!(
+            "explain: only classic Sudoku and Killer have a logical solver so far, this is {other}"
+        ),
+    };
     let mut out = Out::stdout();
     out.write_all(text.as_bytes())?;
     out.flush()?;
@@ -48,23 +48,11 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<u8> {
 /// The numbered steps and the closing line with the ratings.
 pub fn render(givens: &[u8; CELLS], status: &puzzle::Status) -> String {
     let sol = logic::solve(givens, Budget::default());
-    let mut s = String::new();
-    for (n, step) in sol.steps.iter().enumerate() {
-        let _ = writeln!(s, "{:>3}. [{}] {step}", n + 1, tenths(step.rating));
-    }
-    let n = sol.steps.len();
-    let end = match sol.outcome {
-        Outcome::Solved => format!("solved in {n} steps"),
-        Outcome::Stuck => format!(
-            "stuck after {n} steps: no technique here applies; Sudoku Explainer would go on with one rated {} or more",
-            tenths(logic::lowest_missing())
-        ),
-        Outcome::OverBudget => format!("stopped after {n} steps: the budget ran out"),
-        Outcome::Invalid if matches!(status, Solutions::Unsolvable) => {
-            "the puzzle has no solution".to_string()
-        }
-        Outcome::Invalid => format!("no solution after {n} steps"),
-    };
+    let stuck = format!(
+        "; Sudoku Explainer would go on with one rated {} or more",
+        tenths(logic::lowest_missing())
+    );
+    let (mut s, end) = steps_and_end(&sol.steps, sol.outcome, status, &stuck);
     let multiple = if matches!(status, Solutions::Multiple) {
         " (the puzzle has more than one solution: SE does not rate it)"
     } else {
@@ -72,6 +60,31 @@ pub fn render(givens: &[u8; CELLS], status: &puzzle::Status) -> String {
     };
     let _ = writeln!(s, "{}; {end}{multiple}", ratings(&sol.rating));
     s
+}
+
+/// The numbered steps, and how the solution ended (`stuck` adds what a
+/// stuck solution means on the type's scale).
+fn steps_and_end(
+    steps: &[Step],
+    outcome: Outcome,
+    status: &puzzle::Status,
+    stuck: &str,
+) -> (String, String) {
+    let mut s = String::new();
+    for (n, step) in steps.iter().enumerate() {
+        let _ = writeln!(s, "{:>3}. [{}] {step}", n + 1, tenths(step.rating));
+    }
+    let n = steps.len();
+    let end = match outcome {
+        Outcome::Solved => format!("solved in {n} steps"),
+        Outcome::Stuck => format!("stuck after {n} steps: no technique here applies{stuck}"),
+        Outcome::OverBudget => format!("stopped after {n} steps: the budget ran out"),
+        Outcome::Invalid if matches!(status, Solutions::Unsolvable) => {
+            "the puzzle has no solution".to_string()
+        }
+        Outcome::Invalid => format!("no solution after {n} steps"),
+    };
+    (s, end)
 }
 
 /// `ER 2.6, EP 1.2, ED 1.2`, with "at least" on a bound.
@@ -86,4 +99,44 @@ fn ratings(r: &Rating) -> String {
         at_least(r.ed_bound),
         tenths(r.ed)
     )
+}
+
+/// A Killer's numbered steps and its rating (docs/difficulty.md "Killer"):
+/// the cages are the analysis's (`shading` is each cell's cage number + 1,
+/// the identity's sums sit at each cage's first cell).
+fn render_killer(a: &puzzle::Analysis, givens: &[u8; CELLS]) -> String {
+    let mut cage_of = [0u8; CELLS];
+    let mut sums: Vec<u8> = Vec::new();
+    let sum_digits = a.givens.as_bytes().get(CELLS + 1..CELLS + 1 + 2 * CELLS);
+    for (c, k) in cage_of.iter_mut().enumerate() {
+        *k = a.shading[c].saturating_sub(1);
+        if usize::from(*k) == sums.len() {
+            let sum = sum_digits
+                .and_then(|s| std::str::from_utf8(&s[2 * c..2 * c + 2]).ok())
+                .and_then(|t| t.parse().ok())
+                .unwrap_or(0);
+            sums.push(sum);
+        }
+    }
+    let sol = logic::killer::solve_cages(&cage_of, &sums, givens, Budget::default());
+    let (mut s, end) = steps_and_end(&sol.steps, sol.outcome, &a.status, "");
+    let hardest = sol
+        .steps
+        .iter()
+        .filter(|st| st.rating == sol.rating.er)
+        .map(|st| format!(" (hardest: {})", st.technique))
+        .next()
+        .unwrap_or_default();
+    let multiple = if matches!(a.status, Solutions::Multiple) {
+        " (the puzzle has more than one solution: it is not rated)"
+    } else {
+        ""
+    };
+    let at_least = if sol.rating.bound { "at least " } else { "" };
+    let _ = writeln!(
+        s,
+        "Killer rating {at_least}{}{hardest}; {end}{multiple}",
+        tenths(sol.rating.er)
+    );
+    s
 }

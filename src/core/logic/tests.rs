@@ -205,7 +205,7 @@ fn rated(text: &str) -> Vec<(String, u16)> {
 }
 
 /// Spearman's rank correlation (ties get their mean rank).
-fn spearman(a: &[f64], b: &[f64]) -> f64 {
+pub(super) fn spearman(a: &[f64], b: &[f64]) -> f64 {
     fn ranks(x: &[f64]) -> Vec<f64> {
         let mut idx: Vec<usize> = (0..x.len()).collect();
         idx.sort_by(|&i, &j| x[i].total_cmp(&x[j]));
