@@ -53,6 +53,12 @@ pub(crate) struct Arena {
 }
 
 impl Arena {
+    /// Empties the arena, keeping its memory.
+    pub(crate) fn clear(&mut self) {
+        self.nodes.clear();
+        self.links.clear();
+    }
+
     pub(crate) fn push(&mut self, n: Node, parents: &[Pot]) -> Pot {
         let start = self.links.len() as u32;
         self.links.extend_from_slice(parents);
@@ -119,6 +125,8 @@ impl Arena {
 #[derive(Clone)]
 pub(crate) struct Set {
     pub order: Vec<Pot>,
+    /// The nodes of `order`, to clear the map by.
+    keys: Vec<Node>,
     map: Vec<u32>,
 }
 
@@ -126,8 +134,18 @@ impl Set {
     pub(crate) fn new() -> Set {
         Set {
             order: Vec::new(),
+            keys: Vec::new(),
             map: vec![NONE; NODES],
         }
+    }
+
+    /// Empties the set, keeping its memory.
+    pub(crate) fn clear(&mut self) {
+        for &n in &self.keys {
+            self.map[n as usize] = NONE;
+        }
+        self.keys.clear();
+        self.order.clear();
     }
 
     pub(crate) fn get(&self, n: Node) -> Option<Pot> {
@@ -145,6 +163,7 @@ impl Set {
             return false;
         }
         self.map[n as usize] = p;
+        self.keys.push(n);
         self.order.push(p);
         true
     }

@@ -146,6 +146,7 @@ impl Chains {
         let double = count >= 3 && !nishio && self.dynamic();
         let contradiction = self.dynamic();
         let mut outcomes: Vec<Rc<Outcome>> = Vec::new();
+        let (mut off_on, mut off_off) = (Set::new(), Set::new());
         for d in digits(grid[c]) {
             let cand = c * 9 + d as usize - 1;
             let on = ch.assume_on(cand)?;
@@ -154,7 +155,8 @@ impl Chains {
                 let why = || both_text(&ch.arena, a, b);
                 self.hint(&grid, node(cand, false), cx, 7, "contradiction", why, hints);
             }
-            let (mut off_on, mut off_off) = (Set::new(), Set::new());
+            off_on.clear();
+            off_off.clear();
             let s = ch.assume(node(cand, false));
             off_off.insert(node(cand, false), s);
             let absurd = ch.run(&mut off_on, &mut off_off)?;

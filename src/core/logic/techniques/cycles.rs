@@ -61,6 +61,11 @@ impl Technique for Cycles {
         let grid: [u16; CELLS] = std::array::from_fn(|c| marks.cands(c));
         let cands = Cands::new(&grid);
         let mut hints = Easiest::default();
+        let mut bufs = Bufs {
+            arena: Arena::default(),
+            on: Set::new(),
+            off: Set::new(),
+        };
         for (y, x) in [(false, true), (true, false), (true, true)] {
             for (c, &m) in grid.iter().enumerate() {
                 if m.count_ones() < 2 || (!x && m.count_ones() > 2) {
@@ -68,7 +73,7 @@ impl Technique for Cycles {
                 }
                 for d in digits(m) {
                     let cand = c * 9 + d as usize - 1;
-                    if unary(&cands, cand, y, x, &mut hints, work).is_err() {
+                    if unary(&cands, cand, y, x, &mut hints, work, &mut bufs).is_err() {
                         return None;
                     }
                 }
@@ -88,6 +93,13 @@ fn spend(work: &mut Work) -> Result<(), OutOfWork> {
 
 /// SE's `doUnaryChaining` from `cand` on: its cycles, and with X links its
 /// forcing chains from on and from off.
+/// What one search reuses from the last: the arena and two sets.
+struct Bufs {
+    arena: Arena,
+    on: Set,
+    off: Set,
+}
+
 fn unary(
     cands: &Cands,
     cand: usize,
@@ -95,12 +107,15 @@ fn unary(
     x: bool,
     hints: &mut Easiest,
     work: &mut Work,
+    bufs: &mut Bufs,
 ) -> Result<(), OutOfWork> {
-    let mut arena = Arena::default();
+    let Bufs { arena, on, off } = bufs;
+    arena.clear();
     let source = node(cand, true);
     let mut cycles = Vec::new();
     {
-        let (mut on, mut off) = (Set::new(), Set::new());
+        on.clear();
+        off.clear();
         let s = arena.push(source, &[]);
         on.insert(source, s);
         let (mut pend_on, mut pend_off) = (vec![s], Vec::new());
@@ -140,14 +155,17 @@ fn unary(
     }
     let grid = &cands.cells;
     for dst in cycles {
-        cycle_hint(grid, &arena, dst, y, x, hints);
+        cycle_hint(grid, arena, dst, y, x, hints);
     }
     if x {
         let mut targets = Vec::new();
-        forcing(cands, &mut arena, source, y, &mut targets, work)?;
-        forcing(cands, &mut arena, node(cand, false), y, &mut targets, work)?;
+        for source in [source, node(cand, false)] {
+            on.clear();
+            off.clear();
+            forcing(cands, arena, (on, off), source, y, &mut targets, work)?;
+        }
         for t in targets {
-            forcing_hint(grid, &arena, t, y, hints);
+            forcing_hint(grid, arena, t, y, hints);
         }
     }
     Ok(())
@@ -158,12 +176,12 @@ fn unary(
 fn forcing(
     grid: &Cands,
     arena: &mut Arena,
+    (on, off): (&mut Set, &mut Set),
     source: Node,
     y: bool,
     targets: &mut Vec<Pot>,
     work: &mut Work,
 ) -> Result<(), OutOfWork> {
-    let (mut on, mut off) = (Set::new(), Set::new());
     let s = arena.push(source, &[]);
     let opposite = source ^ 1;
     let (mut pend_on, mut pend_off) = (Vec::new(), Vec::new());
