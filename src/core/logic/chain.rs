@@ -15,6 +15,7 @@ use std::rc::Rc;
 
 use crate::core::grid::{CELLS, UNITS, box_of};
 
+use super::marks::UNIT_CELLS;
 use super::step::Rating10;
 use super::technique::Work;
 
@@ -169,21 +170,6 @@ impl Set {
     }
 }
 
-/// The cells of each house of `UNITS` as a bit set over the 81 cells.
-const HOUSE_CELLS: [u128; 27] = {
-    let mut m = [0u128; 27];
-    let mut h = 0;
-    while h < 27 {
-        let mut i = 0;
-        while i < 9 {
-            m[h] |= 1 << UNITS[h][i];
-            i += 1;
-        }
-        h += 1;
-    }
-    m
-};
-
 /// The candidates a chain reasons on: each cell's digits, and each
 /// digit's cells as a bit set (so a house's places of a digit are one
 /// `and`, in cell order, which is `UNITS`' order).
@@ -219,7 +205,7 @@ impl Cands {
     /// The cells of house `h` (an index into `UNITS`) that allow digit
     /// index `d`.
     fn places_in(&self, h: usize, d: usize) -> u128 {
-        self.places[d] & HOUSE_CELLS[h]
+        self.places[d] & UNIT_CELLS[h]
     }
 }
 
