@@ -9,10 +9,13 @@
 //! `techniques/chains.rs` decide what a chain proves. In full:
 //! docs/difficulty.md "Module notes".
 
+use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::rc::Rc;
 
 use crate::core::grid::{CELLS, UNITS, box_of};
 
+use super::marks::UNIT_CELLS;
 use super::step::Rating10;
 use super::technique::Work;
 
@@ -46,9 +49,17 @@ pub(crate) struct OutOfWork;
 pub(crate) struct Arena {
     nodes: Vec<(Node, u32, u32)>,
     links: Vec<Pot>,
+    /// The stack `ancestors` reuses.
+    todo: RefCell<Vec<Pot>>,
 }
 
 impl Arena {
+    /// Empties the arena, keeping its memory.
+    pub(crate) fn clear(&mut self) {
+        self.nodes.clear();
+        self.links.clear();
+    }
+
     pub(crate) fn push(&mut self, n: Node, parents: &[Pot]) -> Pot {
         let start = self.links.len() as u32;
         self.links.extend_from_slice(parents);
@@ -81,7 +92,9 @@ impl Arena {
     /// complexity of a chain).
     pub(crate) fn ancestors(&self, p: Pot) -> usize {
         let mut seen = [0u64; NODES.div_ceil(64)];
-        let mut todo = vec![p];
+        let mut todo = self.todo.take();
+        todo.clear();
+        todo.push(p);
         let mut count = 0;
         while let Some(q) = todo.pop() {
             let n = self.node(q) as usize;
@@ -92,7 +105,20 @@ impl Arena {
             count += 1;
             todo.extend_from_slice(self.parents(q));
         }
+        self.todo.replace(todo);
         count
+    }
+
+    /// Whether `n` is on the first-parent chain above `p` (`p` left out).
+    pub(crate) fn above(&self, p: Pot, n: Node) -> bool {
+        let mut q = p;
+        while let Some(&up) = self.parents(q).first() {
+            if self.node(up) == n {
+                return true;
+            }
+            q = up;
+        }
+        false
     }
 }
 
@@ -100,6 +126,8 @@ impl Arena {
 #[derive(Clone)]
 pub(crate) struct Set {
     pub order: Vec<Pot>,
+    /// The nodes of `order`, to clear the map by.
+    keys: Vec<Node>,
     map: Vec<u32>,
 }
 
@@ -107,8 +135,18 @@ impl Set {
     pub(crate) fn new() -> Set {
         Set {
             order: Vec::new(),
+            keys: Vec::new(),
             map: vec![NONE; NODES],
         }
+    }
+
+    /// Empties the set, keeping its memory.
+    pub(crate) fn clear(&mut self) {
+        for &n in &self.keys {
+            self.map[n as usize] = NONE;
+        }
+        self.keys.clear();
+        self.order.clear();
     }
 
     pub(crate) fn get(&self, n: Node) -> Option<Pot> {
@@ -126,8 +164,48 @@ impl Set {
             return false;
         }
         self.map[n as usize] = p;
+        self.keys.push(n);
         self.order.push(p);
         true
+    }
+}
+
+/// The candidates a chain reasons on: each cell's digits, and each
+/// digit's cells as a bit set (so a house's places of a digit are one
+/// `and`, in cell order, which is `UNITS`' order).
+#[derive(Clone)]
+pub(crate) struct Cands {
+    pub cells: [u16; CELLS],
+    places: [u128; 9],
+}
+
+impl Cands {
+    pub(crate) fn new(cells: &[u16; CELLS]) -> Cands {
+        let mut places = [0u128; 9];
+        for (c, &m) in cells.iter().enumerate() {
+            for (d, p) in places.iter_mut().enumerate() {
+                if m & (1 << d) != 0 {
+                    *p |= 1 << c;
+                }
+            }
+        }
+        Cands {
+            cells: *cells,
+            places,
+        }
+    }
+
+    /// Takes candidate `cand` out.
+    fn remove(&mut self, cand: usize) {
+        let (c, d) = (cand / 9, cand % 9);
+        self.cells[c] &= !(1 << d);
+        self.places[d] &= !(1 << c);
+    }
+
+    /// The cells of house `h` (an index into `UNITS`) that allow digit
+    /// index `d`.
+    fn places_in(&self, h: usize, d: usize) -> u128 {
+        self.places[d] & UNIT_CELLS[h]
     }
 }
 
@@ -139,24 +217,24 @@ pub(crate) fn houses(c: usize) -> [usize; 3] {
 
 /// The candidates `cand` being on turns off: with `y` the cell's other
 /// digits, then the digit's other places in the box, row and column.
-pub(crate) fn on_to_off(grid: &[u16; CELLS], cand: usize, y: bool, out: &mut Vec<usize>) {
+pub(crate) fn on_to_off(grid: &Cands, cand: usize, y: bool, out: &mut Vec<usize>) {
     out.clear();
     let (c, d) = (cand / 9, cand % 9);
     if y {
-        for e in 0..9 {
-            if e != d && grid[c] & (1 << e) != 0 {
-                out.push(c * 9 + e);
-            }
+        let mut m = grid.cells[c] & !(1 << d);
+        while m != 0 {
+            out.push(c * 9 + m.trailing_zeros() as usize);
+            m &= m - 1;
         }
     }
     let mut seen = 1u128 << c;
     for h in houses(c) {
-        for &x in &UNITS[h] {
-            let x = x as usize;
-            if seen & (1 << x) == 0 && grid[x] & (1 << d) != 0 {
-                seen |= 1 << x;
-                out.push(x * 9 + d);
-            }
+        // The house's cells in order, each once over the three houses.
+        let mut m = grid.places_in(h, d) & !seen;
+        seen |= m;
+        while m != 0 {
+            out.push(m.trailing_zeros() as usize * 9 + d);
+            m &= m - 1;
         }
     }
 }
@@ -165,7 +243,7 @@ pub(crate) fn on_to_off(grid: &[u16; CELLS], cand: usize, y: bool, out: &mut Vec
 /// forces it (`None`: the cell's last digit, when `y`; a house only when
 /// `x`).
 pub(crate) fn off_to_on(
-    grid: &[u16; CELLS],
+    grid: &Cands,
     cand: usize,
     y: bool,
     x: bool,
@@ -173,33 +251,45 @@ pub(crate) fn off_to_on(
 ) {
     out.clear();
     let (c, d) = (cand / 9, cand % 9);
-    if y && grid[c].count_ones() == 2 {
-        let other = (grid[c] & !(1 << d)).trailing_zeros() as usize;
+    let cell = grid.cells[c];
+    if y && cell.count_ones() == 2 {
+        let other = (cell & !(1 << d)).trailing_zeros() as usize;
         if other < 9 {
             out.push((c * 9 + other, None));
         }
     }
     if x {
         for h in houses(c) {
-            let mut only = None;
-            for &o in &UNITS[h] {
-                let o = o as usize;
-                if o != c && grid[o] & (1 << d) != 0 {
-                    if only.is_some() {
-                        only = None;
-                        break;
-                    }
-                    only = Some(o);
-                }
-            }
+            let others = grid.places_in(h, d) & !(1u128 << c);
             // A place reached through two houses counts once.
-            if let Some(o) = only
-                && !out.iter().any(|&(q, _)| q == o * 9 + d)
-            {
-                out.push((o * 9 + d, Some(h)));
+            if others.count_ones() == 1 {
+                let q = others.trailing_zeros() as usize * 9 + d;
+                if !out.iter().any(|&(o, _)| o == q) {
+                    out.push((q, Some(h)));
+                }
             }
         }
     }
+}
+
+/// What assuming a candidate on led to: every consequence, on and off,
+/// and the two occurrences of a candidate found both (on first), if any.
+pub(crate) struct Outcome {
+    pub on: Set,
+    pub off: Set,
+    pub absurd: Option<(Pot, Pot)>,
+    /// The work the run took, spent again each time it is asked for.
+    spent: u64,
+}
+
+/// Buffers a run reuses.
+#[derive(Default)]
+struct Scratch {
+    pending_on: VecDeque<Pot>,
+    pending_off: VecDeque<Pot>,
+    offs: Vec<usize>,
+    ons: Vec<(usize, Option<usize>)>,
+    parents: Vec<Pot>,
 }
 
 /// One run of SE's `doChaining`: from the nodes in `on` and `off`, every
@@ -207,6 +297,7 @@ pub(crate) fn off_to_on(
 /// (then the two occurrences are returned, on first).
 pub(crate) struct Chainer<'a> {
     pub orig: &'a [u16; CELLS],
+    base: Cands,
     pub arena: Arena,
     /// Y links (the cell's digits); SE's Nishio has none.
     pub y: bool,
@@ -215,6 +306,10 @@ pub(crate) struct Chainer<'a> {
     pub work: &'a mut Work,
     /// The rating kept as the bound if the work runs out.
     pub floor: Rating10,
+    scratch: Scratch,
+    /// The outcome of each candidate assumed on so far (a run depends
+    /// only on the grid and the assumption, so it is the same each time).
+    ons: Vec<Option<Rc<Outcome>>>,
 }
 
 impl<'a> Chainer<'a> {
@@ -227,11 +322,14 @@ impl<'a> Chainer<'a> {
     ) -> Chainer<'a> {
         Chainer {
             orig,
+            base: Cands::new(orig),
             arena: Arena::default(),
             y,
             dynamic,
             work,
             floor,
+            scratch: Scratch::default(),
+            ons: vec![None; CELLS * 9],
         }
     }
 
@@ -248,6 +346,30 @@ impl<'a> Chainer<'a> {
         }
     }
 
+    /// Every consequence of `cand` on. Asked again, the outcome of the
+    /// first time is given back and its work spent again, so the work
+    /// counted is as if the run were done each time (SE does it again).
+    pub(crate) fn assume_on(&mut self, cand: usize) -> Result<Rc<Outcome>, OutOfWork> {
+        if let Some(o) = &self.ons[cand] {
+            let o = Rc::clone(o);
+            self.spend(o.spent)?;
+            return Ok(o);
+        }
+        let before = self.work.left;
+        let (mut on, mut off) = (Set::new(), Set::new());
+        let s = self.assume(node(cand, true));
+        on.insert(node(cand, true), s);
+        let absurd = self.run(&mut on, &mut off)?;
+        let o = Rc::new(Outcome {
+            on,
+            off,
+            absurd,
+            spent: before - self.work.left,
+        });
+        self.ons[cand] = Some(Rc::clone(&o));
+        Ok(o)
+    }
+
     /// Grows `on` and `off` to every consequence; `Some((on, off))` when
     /// a candidate turns out both.
     pub(crate) fn run(
@@ -255,15 +377,28 @@ impl<'a> Chainer<'a> {
         on: &mut Set,
         off: &mut Set,
     ) -> Result<Option<(Pot, Pot)>, OutOfWork> {
-        let mut grid = *self.orig;
-        let mut pending_on: VecDeque<Pot> = on.order.iter().copied().collect();
-        let mut pending_off: VecDeque<Pot> = off.order.iter().copied().collect();
-        let (mut offs, mut ons) = (Vec::new(), Vec::new());
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let found = self.run_with(&mut scratch, on, off);
+        self.scratch = scratch;
+        found
+    }
+
+    fn run_with(
+        &mut self,
+        s: &mut Scratch,
+        on: &mut Set,
+        off: &mut Set,
+    ) -> Result<Option<(Pot, Pot)>, OutOfWork> {
+        let mut grid = self.base.clone();
+        s.pending_on.clear();
+        s.pending_on.extend(on.order.iter().copied());
+        s.pending_off.clear();
+        s.pending_off.extend(off.order.iter().copied());
         loop {
-            if let Some(p) = pending_on.pop_front() {
+            if let Some(p) = s.pending_on.pop_front() {
                 self.spend(1)?;
-                on_to_off(&grid, cand_of(self.arena.node(p)), self.y, &mut offs);
-                for &q in &offs {
+                on_to_off(&grid, cand_of(self.arena.node(p)), self.y, &mut s.offs);
+                for &q in &s.offs {
                     if let Some(o) = on.get(node(q, true)) {
                         let f = self.arena.push(node(q, false), &[p]);
                         return Ok(Some((o, f)));
@@ -271,34 +406,35 @@ impl<'a> Chainer<'a> {
                     if !off.contains(node(q, false)) {
                         let f = self.arena.push(node(q, false), &[p]);
                         off.insert(node(q, false), f);
-                        pending_off.push_back(f);
+                        s.pending_off.push_back(f);
                     }
                 }
                 continue;
             }
-            let Some(p) = pending_off.pop_front() else {
+            let Some(p) = s.pending_off.pop_front() else {
                 return Ok(None);
             };
             self.spend(1)?;
             let cand = cand_of(self.arena.node(p));
-            off_to_on(&grid, cand, self.y, true, &mut ons);
-            for &(q, house) in &ons {
-                let mut parents = vec![p];
+            off_to_on(&grid, cand, self.y, true, &mut s.ons);
+            for &(q, house) in &s.ons {
+                s.parents.clear();
+                s.parents.push(p);
                 if self.dynamic {
-                    self.hidden_parents(&grid, cand, q, house, off, &mut parents);
+                    self.hidden_parents(&grid.cells, cand, q, house, off, &mut s.parents);
                 }
                 if let Some(o) = off.get(node(q, false)) {
-                    let n = self.arena.push(node(q, true), &parents);
+                    let n = self.arena.push(node(q, true), &s.parents);
                     return Ok(Some((n, o)));
                 }
                 if !on.contains(node(q, true)) {
-                    let n = self.arena.push(node(q, true), &parents);
+                    let n = self.arena.push(node(q, true), &s.parents);
                     on.insert(node(q, true), n);
-                    pending_on.push_back(n);
+                    s.pending_on.push_back(n);
                 }
             }
             if self.dynamic {
-                grid[cand / 9] &= !(1 << (cand % 9));
+                grid.remove(cand);
             }
         }
     }

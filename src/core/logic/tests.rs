@@ -297,3 +297,97 @@ fn agreement_with_sudoku_explainer_is_measured_on_the_rated_puzzles() {
     // here) agree exactly; the other three see the note there.
     assert!(here_all.0 >= 15, "{here_all:?}");
 }
+
+/// The puzzles whose ratings are pinned (`tests/data/rated/pinned.txt`):
+/// a fixed sample of every corpus here, so that a change meant to make
+/// the rater faster cannot silently change a rating.
+fn pinned_sample() -> Vec<(&'static str, u64)> {
+    let kaggle = include_str!("../../../tests/data/classic/kaggle_1m_first10k.csv");
+    let diabolical =
+        include_str!("../../../tests/data/rated/sudoku_exchange_diabolical_first500.txt");
+    let mut out: Vec<&'static str> = kaggle
+        .lines()
+        .skip(1)
+        .take(60)
+        .filter_map(|l| l.split_once(',').map(|(p, _)| p))
+        .collect();
+    for (name, text) in CORPORA {
+        let stride = match name {
+            "emerentius_easy" | "emerentius_medium" | "emerentius_hard" => 1,
+            "17clue_royle_first2000" => 50,
+            "magictour_top95" => 5,
+            "top1465" => 50,
+            "forum_hardest_1106" => 40,
+            _ => 80,
+        };
+        out.extend(puzzles(text).step_by(stride).take(60).map(|(p, _)| p));
+    }
+    out.extend(
+        diabolical
+            .lines()
+            .step_by(10)
+            .filter_map(|l| l.split_whitespace().find(|f| f.len() == CELLS)),
+    );
+    let mut runs: Vec<(&str, u64)> = out
+        .iter()
+        .map(|&p| (p, super::rate::DEFAULT_WORK))
+        .collect();
+    // And under a small budget, so where a search runs out is pinned too.
+    runs.extend(out.iter().step_by(4).map(|&p| (p, 300_000)));
+    runs
+}
+
+/// One pinned line: `PUZZLE WORK ER EP ED FLAGS OUTCOME STEPS`.
+fn pinned_line(p: &str, work: u64) -> String {
+    let sol = solve(
+        &givens(p),
+        Budget {
+            work,
+            ..Budget::default()
+        },
+    );
+    let r = sol.rating;
+    let flags: String = [(r.bound, 'b'), (r.ep_bound, 'p'), (r.ed_bound, 'd')]
+        .iter()
+        .map(|&(on, c)| if on { c } else { '-' })
+        .collect();
+    format!(
+        "{p} {work} {} {} {} {flags} {:?} {}",
+        tenths(r.er),
+        tenths(r.ep),
+        tenths(r.ed),
+        sol.outcome,
+        sol.steps.len()
+    )
+}
+
+/// Regenerates the pinned file (only when a rating change is meant):
+/// `cargo test --lib logic::tests::print_pinned -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn print_pinned() {
+    for (p, work) in pinned_sample() {
+        println!("PIN {}", pinned_line(p, work));
+    }
+}
+
+#[test]
+fn the_ratings_of_a_sample_of_every_corpus_stay_as_pinned() {
+    let pinned = include_str!("../../../tests/data/rated/pinned.txt");
+    let want: Vec<&str> = pinned.lines().filter(|l| !l.starts_with('#')).collect();
+    let sample = pinned_sample();
+    assert_eq!(want.len(), sample.len(), "the sample and the file differ");
+    let mut differ = Vec::new();
+    for ((p, work), want) in sample.into_iter().zip(want) {
+        let got = pinned_line(p, work);
+        if got != want {
+            differ.push(format!("want {want}\n got {got}"));
+        }
+    }
+    assert!(
+        differ.is_empty(),
+        "{} differ:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}

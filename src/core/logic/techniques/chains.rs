@@ -6,14 +6,16 @@
 //! "Module notes".
 
 use crate::core::grid::{CELLS, UNITS};
+use std::rc::Rc;
+
 use crate::core::logic::chain::{
-    Arena, Chainer, Node, OutOfWork, Pot, Set, cand_of, is_on, length_bonus, node,
+    Arena, Chainer, Node, OutOfWork, Outcome, Pot, Set, cand_of, is_on, length_bonus, node,
 };
 use crate::core::logic::marks::Marks;
 use crate::core::logic::step::{Rating10, Step};
 use crate::core::logic::technique::{Technique, Work};
 
-use super::cycles::{Hint, chain_text, easiest};
+use super::cycles::{Easiest, chain_text};
 use super::{digits, node_name};
 
 /// Which of SE's chaining producers.
@@ -61,23 +63,23 @@ impl Technique for Chains {
 
     fn find(&self, marks: &Marks, work: &mut Work) -> Option<Step> {
         let grid: [u16; CELLS] = std::array::from_fn(|c| marks.cands(c));
-        let mut hints = Vec::new();
-        for c in 0..CELLS {
-            let n = grid[c].count_ones();
-            if n > 2 || (n > 1 && self.dynamic()) {
-                let mut ch = Chainer::new(
-                    &grid,
-                    self.kind != Kind::Nishio,
-                    self.dynamic(),
-                    work,
-                    self.base(),
-                );
-                if self.cell(&mut ch, c, &mut hints).is_err() {
-                    return None;
-                }
+        let mut hints = Easiest::default();
+        // One chainer for the whole search: an assumption's outcome is
+        // the same from every cell and region that asks for it.
+        let mut ch = Chainer::new(
+            &grid,
+            self.kind != Kind::Nishio,
+            self.dynamic(),
+            work,
+            self.base(),
+        );
+        for (c, m) in grid.iter().enumerate() {
+            let n = m.count_ones();
+            if (n > 2 || (n > 1 && self.dynamic())) && self.cell(&mut ch, c, &mut hints).is_err() {
+                return None;
             }
         }
-        easiest(hints)
+        hints.step()
     }
 }
 
@@ -93,6 +95,8 @@ fn removal(grid: &[u16; CELLS], n: Node) -> Vec<(u8, u8)> {
 }
 
 impl Chains {
+    /// Offers the application of a chain (or chains) of `complexity` to
+    /// `target`, worded by `why` only if it is kept.
     #[allow(clippy::too_many_arguments)]
     fn hint(
         &self,
@@ -101,108 +105,99 @@ impl Chains {
         complexity: usize,
         sort_key: u8,
         what: &str,
-        why: String,
-        hints: &mut Vec<Hint>,
+        why: impl FnOnce() -> String,
+        hints: &mut Easiest,
     ) {
-        let eliminate = removal(grid, target);
-        if eliminate.is_empty() {
+        let (c, d) = (cand_of(target) / 9, cand_of(target) % 9);
+        if is_on(target) && grid[c] & !(1 << d) == 0 {
             return;
         }
         let rating = self.base() + length_bonus(complexity);
-        let technique = match (self.kind, what) {
-            (Kind::Nishio, _) => "Nishio Forcing Chains",
-            (Kind::Dynamic, "contradiction") => "Dynamic Contradiction Forcing Chains",
-            (Kind::Dynamic, "double") => "Dynamic Double Forcing Chains",
-            (Kind::Dynamic, "cell") => "Dynamic Cell Forcing Chains",
-            (Kind::Dynamic, _) => "Dynamic Region Forcing Chains",
-            (_, "cell") => "Cell Forcing Chains",
-            _ => "Region Forcing Chains",
-        };
-        hints.push(Hint {
-            rating,
-            complexity,
-            sort_key,
-            step: Step {
+        hints.offer((rating, complexity, sort_key), || {
+            let technique = match (self.kind, what) {
+                (Kind::Nishio, _) => "Nishio Forcing Chains",
+                (Kind::Dynamic, "contradiction") => "Dynamic Contradiction Forcing Chains",
+                (Kind::Dynamic, "double") => "Dynamic Double Forcing Chains",
+                (Kind::Dynamic, "cell") => "Dynamic Cell Forcing Chains",
+                (Kind::Dynamic, _) => "Dynamic Region Forcing Chains",
+                (_, "cell") => "Cell Forcing Chains",
+                _ => "Region Forcing Chains",
+            };
+            Step {
                 technique,
                 rating,
-                cells: vec![(cand_of(target) / 9) as u8],
+                cells: vec![c as u8],
                 place: None,
-                eliminate,
+                eliminate: removal(grid, target),
                 reason: format!(
-                    "{}{what} forcing chains: {why}",
-                    self.prefix().to_lowercase()
+                    "{}{what} forcing chains: {}",
+                    self.prefix().to_lowercase(),
+                    why()
                 ),
-            },
+            }
         });
     }
 
     /// SE's chains from the candidates of cell `c`.
-    fn cell(&self, ch: &mut Chainer<'_>, c: usize, hints: &mut Vec<Hint>) -> Result<(), OutOfWork> {
+    fn cell(&self, ch: &mut Chainer<'_>, c: usize, hints: &mut Easiest) -> Result<(), OutOfWork> {
         let grid = *ch.orig;
         let count = grid[c].count_ones();
         let nishio = self.kind == Kind::Nishio;
         let double = count >= 3 && !nishio && self.dynamic();
         let contradiction = self.dynamic();
-        let mut outcomes: Vec<(Set, Set)> = Vec::new();
+        let mut outcomes: Vec<Rc<Outcome>> = Vec::new();
+        let (mut off_on, mut off_off) = (Set::new(), Set::new());
         for d in digits(grid[c]) {
             let cand = c * 9 + d as usize - 1;
-            let (mut on_on, mut on_off) = (Set::new(), Set::new());
-            let s = ch.assume(node(cand, true));
-            on_on.insert(node(cand, true), s);
-            let absurd = ch.run(&mut on_on, &mut on_off)?;
-            if contradiction && let Some((a, b)) = absurd {
-                let (cx, why) = both(&ch.arena, a, b);
+            let on = ch.assume_on(cand)?;
+            if contradiction && let Some((a, b)) = on.absurd {
+                let cx = both(&ch.arena, a, b);
+                let why = || both_text(&ch.arena, a, b);
                 self.hint(&grid, node(cand, false), cx, 7, "contradiction", why, hints);
             }
-            let (mut off_on, mut off_off) = (Set::new(), Set::new());
+            off_on.clear();
+            off_off.clear();
             let s = ch.assume(node(cand, false));
             off_off.insert(node(cand, false), s);
             let absurd = ch.run(&mut off_on, &mut off_off)?;
             if contradiction && let Some((a, b)) = absurd {
-                let (cx, why) = both(&ch.arena, a, b);
+                let cx = both(&ch.arena, a, b);
+                let why = || both_text(&ch.arena, a, b);
                 self.hint(&grid, node(cand, true), cx, 7, "contradiction", why, hints);
             }
             if double {
-                for (from, other) in [(&on_on, &off_on), (&on_off, &off_off)] {
+                for (from, other) in [(&on.on, &off_on), (&on.off, &off_off)] {
                     for &p in &from.order {
                         let n = ch.arena.node(p);
                         if let Some(q) = other.get(n) {
-                            let (cx, why) = both(&ch.arena, p, q);
+                            let cx = both(&ch.arena, p, q);
+                            let why = || both_text(&ch.arena, p, q);
                             self.hint(&grid, n, cx, 1, "double", why, hints);
                         }
                     }
                 }
             }
             if !nishio {
-                self.regions(ch, c, d, &on_on, &on_off, hints)?;
+                self.regions(ch, c, d, &on, hints)?;
             }
-            outcomes.push((on_on, on_off));
+            outcomes.push(on);
         }
         if !nishio {
-            self.common(
-                ch,
-                &grid,
-                &outcomes,
-                "cell",
-                5,
-                &format!("every digit of {}", cell_name(c)),
-                hints,
-            );
+            let why = || format!("every digit of {}", cell_name(c));
+            self.common(ch, &grid, &outcomes, "cell", 5, why, hints);
         }
         Ok(())
     }
 
     /// SE's region chains for digit `d` from cell `c`, in the houses where
     /// `c` is the digit's first place.
-    #[allow(clippy::too_many_arguments)]
     fn regions(
         &self,
         ch: &mut Chainer<'_>,
         c: usize,
         d: u8,
-        on: &Set,
-        off: &Set,
-        hints: &mut Vec<Hint>,
+        on: &Rc<Outcome>,
+        hints: &mut Easiest,
     ) -> Result<(), OutOfWork> {
         let grid = *ch.orig;
         let bit = 1u16 << (d - 1);
@@ -216,21 +211,16 @@ impl Chains {
             if !(n == 2 || (self.kind != Kind::Nishio && n > 2)) || places[0] != c {
                 continue;
             }
-            let mut outcomes: Vec<(Set, Set)> = Vec::new();
+            let mut outcomes: Vec<Rc<Outcome>> = Vec::new();
             for &o in &places {
                 if o == c {
-                    outcomes.push((on.clone(), off.clone()));
+                    outcomes.push(Rc::clone(on));
                     continue;
                 }
-                let cand = o * 9 + d as usize - 1;
-                let (mut s_on, mut s_off) = (Set::new(), Set::new());
-                let s = ch.assume(node(cand, true));
-                s_on.insert(node(cand, true), s);
-                ch.run(&mut s_on, &mut s_off)?;
-                outcomes.push((s_on, s_off));
+                outcomes.push(ch.assume_on(o * 9 + d as usize - 1)?);
             }
-            let why = format!("every place of {d} in {}", house_name(h));
-            self.common(ch, &grid, &outcomes, "region", 6, &why, hints);
+            let why = || format!("every place of {d} in {}", house_name(h));
+            self.common(ch, &grid, &outcomes, "region", 6, why, hints);
         }
         Ok(())
     }
@@ -241,37 +231,34 @@ impl Chains {
         &self,
         ch: &Chainer<'_>,
         grid: &[u16; CELLS],
-        outcomes: &[(Set, Set)],
+        outcomes: &[Rc<Outcome>],
         what: &str,
         sort_key: u8,
-        why: &str,
-        hints: &mut Vec<Hint>,
+        why: impl Fn() -> String,
+        hints: &mut Easiest,
     ) {
         let Some((first, rest)) = outcomes.split_first() else {
             return;
         };
         for side in [0, 1] {
-            fn pick(o: &(Set, Set), side: usize) -> &Set {
-                if side == 0 { &o.0 } else { &o.1 }
+            fn pick(o: &Outcome, side: usize) -> &Set {
+                if side == 0 { &o.on } else { &o.off }
             }
             'node: for &p in &pick(first, side).order {
                 let n = ch.arena.node(p);
-                let mut cx = ch.arena.ancestors(p);
                 for o in rest {
-                    match pick(o, side).get(n) {
-                        Some(q) => cx += ch.arena.ancestors(q),
-                        None => continue 'node,
+                    if !pick(o, side).contains(n) {
+                        continue 'node;
                     }
                 }
-                self.hint(
-                    grid,
-                    n,
-                    cx,
-                    sort_key,
-                    what,
-                    format!("{why} gives {}", node_name(n)),
-                    hints,
-                );
+                let mut cx = ch.arena.ancestors(p);
+                for o in rest {
+                    if let Some(q) = pick(o, side).get(n) {
+                        cx += ch.arena.ancestors(q);
+                    }
+                }
+                let why = || format!("{} gives {}", why(), node_name(n));
+                self.hint(grid, n, cx, sort_key, what, why, hints);
             }
         }
     }
@@ -289,11 +276,12 @@ fn house_name(h: usize) -> String {
     }
 }
 
-/// Two chains that end in one conclusion: their complexity together, and
-/// their words.
-fn both(arena: &Arena, a: Pot, b: Pot) -> (usize, String) {
-    (
-        arena.ancestors(a) + arena.ancestors(b),
-        format!("{} and {}", chain_text(arena, a), chain_text(arena, b)),
-    )
+/// Two chains that end in one conclusion: their complexity together.
+fn both(arena: &Arena, a: Pot, b: Pot) -> usize {
+    arena.ancestors(a) + arena.ancestors(b)
+}
+
+/// Two chains that end in one conclusion, in words.
+fn both_text(arena: &Arena, a: Pot, b: Pot) -> String {
+    format!("{} and {}", chain_text(arena, a), chain_text(arena, b))
 }

@@ -9,7 +9,8 @@
 
 use crate::core::grid::{CELLS, PEERS};
 use crate::core::logic::chain::{
-    Arena, Node, OutOfWork, Pot, Set, cand_of, is_on, length_bonus, node, off_to_on, on_to_off,
+    Arena, Cands, Node, OutOfWork, Pot, Set, cand_of, is_on, length_bonus, node, off_to_on,
+    on_to_off,
 };
 use crate::core::logic::marks::Marks;
 use crate::core::logic::step::{Rating10, Step};
@@ -19,19 +20,34 @@ use super::{digits, node_name};
 
 pub struct Cycles;
 
-/// A chain's application and SE's sort key for it.
-pub(crate) struct Hint {
-    pub rating: Rating10,
-    pub complexity: usize,
-    pub sort_key: u8,
-    pub step: Step,
+/// SE's sort key of a chain's application: rating, then complexity, then
+/// its kind.
+pub(crate) type Key = (Rating10, usize, u8);
+
+/// The easiest application found so far, as SE's stable sort of all it
+/// found gives it (the first found among equals). A step is only worded
+/// when it would be kept.
+#[derive(Default)]
+pub(crate) struct Easiest {
+    best: Option<(Key, Step)>,
 }
 
-/// The easiest of `hints` (rating, then complexity, then SE's kind; the
-/// sort is stable, so first found among equals).
-pub(crate) fn easiest(mut hints: Vec<Hint>) -> Option<Step> {
-    hints.sort_by_key(|h| (h.rating, h.complexity, h.sort_key));
-    hints.into_iter().next().map(|h| h.step)
+impl Easiest {
+    /// Whether an application with `key` would be kept over the one kept.
+    pub(crate) fn beats(&self, key: Key) -> bool {
+        self.best.as_ref().is_none_or(|(k, _)| key < *k)
+    }
+
+    /// Keeps the step `make` words if `key` beats the one kept.
+    pub(crate) fn offer(&mut self, key: Key, make: impl FnOnce() -> Step) {
+        if self.beats(key) {
+            self.best = Some((key, make()));
+        }
+    }
+
+    pub(crate) fn step(self) -> Option<Step> {
+        self.best.map(|(_, s)| s)
+    }
 }
 
 const FLOOR: Rating10 = 65;
@@ -43,27 +59,28 @@ impl Technique for Cycles {
 
     fn find(&self, marks: &Marks, work: &mut Work) -> Option<Step> {
         let grid: [u16; CELLS] = std::array::from_fn(|c| marks.cands(c));
-        let mut hints = Vec::new();
+        let cands = Cands::new(&grid);
+        let mut hints = Easiest::default();
+        let mut bufs = Bufs {
+            arena: Arena::default(),
+            on: Set::new(),
+            off: Set::new(),
+        };
         for (y, x) in [(false, true), (true, false), (true, true)] {
-            for c in 0..CELLS {
-                if grid[c].count_ones() < 2 || (!x && grid[c].count_ones() > 2) {
+            for (c, &m) in grid.iter().enumerate() {
+                if m.count_ones() < 2 || (!x && m.count_ones() > 2) {
                     continue;
                 }
-                for d in digits(grid[c]) {
+                for d in digits(m) {
                     let cand = c * 9 + d as usize - 1;
-                    if unary(&grid, cand, y, x, &mut hints, work).is_err() {
+                    if unary(&cands, cand, y, x, &mut hints, work, &mut bufs).is_err() {
                         return None;
                     }
                 }
             }
         }
-        easiest(hints)
+        hints.step()
     }
-}
-
-/// Whether `n` is on the first-parent chain above `p`.
-fn is_parent(arena: &Arena, p: Pot, n: Node) -> bool {
-    arena.path(p).iter().skip(1).any(|&q| arena.node(q) == n)
 }
 
 fn spend(work: &mut Work) -> Result<(), OutOfWork> {
@@ -76,19 +93,29 @@ fn spend(work: &mut Work) -> Result<(), OutOfWork> {
 
 /// SE's `doUnaryChaining` from `cand` on: its cycles, and with X links its
 /// forcing chains from on and from off.
+/// What one search reuses from the last: the arena and two sets.
+struct Bufs {
+    arena: Arena,
+    on: Set,
+    off: Set,
+}
+
 fn unary(
-    grid: &[u16; CELLS],
+    cands: &Cands,
     cand: usize,
     y: bool,
     x: bool,
-    hints: &mut Vec<Hint>,
+    hints: &mut Easiest,
     work: &mut Work,
+    bufs: &mut Bufs,
 ) -> Result<(), OutOfWork> {
-    let mut arena = Arena::default();
+    let Bufs { arena, on, off } = bufs;
+    arena.clear();
     let source = node(cand, true);
     let mut cycles = Vec::new();
     {
-        let (mut on, mut off) = (Set::new(), Set::new());
+        on.clear();
+        off.clear();
         let s = arena.push(source, &[]);
         on.insert(source, s);
         let (mut pend_on, mut pend_off) = (vec![s], Vec::new());
@@ -98,10 +125,10 @@ fn unary(
             length += 1;
             for p in std::mem::take(&mut pend_on) {
                 spend(work)?;
-                on_to_off(grid, cand_of(arena.node(p)), y, &mut offs);
+                on_to_off(cands, cand_of(arena.node(p)), y, &mut offs);
                 for &q in &offs {
                     let n = node(q, false);
-                    if !is_parent(&arena, p, n) {
+                    if !arena.above(p, n) {
                         let f = arena.push(n, &[p]);
                         pend_off.push(f);
                         off.insert(n, f);
@@ -111,7 +138,7 @@ fn unary(
             length += 1;
             for p in std::mem::take(&mut pend_off) {
                 spend(work)?;
-                off_to_on(grid, cand_of(arena.node(p)), y, x, &mut ons);
+                off_to_on(cands, cand_of(arena.node(p)), y, x, &mut ons);
                 for &(q, _) in &ons {
                     let n = node(q, true);
                     if length >= 4 && n == source {
@@ -126,17 +153,19 @@ fn unary(
             }
         }
     }
+    let grid = &cands.cells;
     for dst in cycles {
-        if let Some(h) = cycle_hint(grid, &arena, dst, y, x) {
-            hints.push(h);
-        }
+        cycle_hint(grid, arena, dst, y, x, hints);
     }
     if x {
         let mut targets = Vec::new();
-        forcing(grid, &mut arena, source, y, &mut targets, work)?;
-        forcing(grid, &mut arena, node(cand, false), y, &mut targets, work)?;
+        for source in [source, node(cand, false)] {
+            on.clear();
+            off.clear();
+            forcing(cands, arena, (on, off), source, y, &mut targets, work)?;
+        }
         for t in targets {
-            hints.push(forcing_hint(grid, &arena, t, y));
+            forcing_hint(grid, arena, t, y, hints);
         }
     }
     Ok(())
@@ -145,14 +174,14 @@ fn unary(
 /// SE's `doForcingChains` from `source`: every chain reaching its
 /// opposite, added to `targets` once each.
 fn forcing(
-    grid: &[u16; CELLS],
+    grid: &Cands,
     arena: &mut Arena,
+    (on, off): (&mut Set, &mut Set),
     source: Node,
     y: bool,
     targets: &mut Vec<Pot>,
     work: &mut Work,
 ) -> Result<(), OutOfWork> {
-    let (mut on, mut off) = (Set::new(), Set::new());
     let s = arena.push(source, &[]);
     let opposite = source ^ 1;
     let (mut pend_on, mut pend_off) = (Vec::new(), Vec::new());
@@ -205,7 +234,7 @@ fn forcing(
     Ok(())
 }
 
-fn cycle_hint(grid: &[u16; CELLS], arena: &Arena, dst: Pot, y: bool, x: bool) -> Option<Hint> {
+fn cycle_hint(grid: &[u16; CELLS], arena: &Arena, dst: Pot, y: bool, x: bool, hints: &mut Easiest) {
     let path = arena.path(dst);
     let links = &path[..path.len() - 1];
     let cells: Vec<usize> = links.iter().map(|&p| cand_of(arena.node(p)) / 9).collect();
@@ -227,68 +256,63 @@ fn cycle_hint(grid: &[u16; CELLS], arena: &Arena, dst: Pot, y: bool, x: bool) ->
     }
     let eliminate: Vec<(u8, u8)> = forw.into_iter().filter(|e| back.contains(e)).collect();
     if eliminate.is_empty() {
-        return None;
+        return;
     }
     let complexity = arena.ancestors(dst);
     let rating = if x && y { 70 } else { 65 } + length_bonus(complexity);
-    let name = match (x, y) {
-        (true, true) => "Bidirectional Cycle",
-        (false, true) => "Bidirectional Y-Cycle",
-        _ => "Bidirectional X-Cycle",
+    let sort_key = if x && y {
+        4
+    } else if y {
+        3
+    } else {
+        2
     };
-    let mut cells: Vec<u8> = cells.iter().map(|&c| c as u8).collect();
-    cells.dedup();
-    Some(Hint {
-        rating,
-        complexity,
-        sort_key: if x && y {
-            4
-        } else if y {
-            3
-        } else {
-            2
-        },
-        step: Step {
+    hints.offer((rating, complexity, sort_key), || {
+        let name = match (x, y) {
+            (true, true) => "Bidirectional Cycle",
+            (false, true) => "Bidirectional Y-Cycle",
+            _ => "Bidirectional X-Cycle",
+        };
+        let mut cells: Vec<u8> = cells.iter().map(|&c| c as u8).collect();
+        cells.dedup();
+        Step {
             technique: name,
             rating,
             reason: format!("{} through {}", name.to_lowercase(), chain_text(arena, dst)),
             cells,
             place: None,
             eliminate,
-        },
-    })
+        }
+    });
 }
 
-fn forcing_hint(grid: &[u16; CELLS], arena: &Arena, target: Pot, y: bool) -> Hint {
+fn forcing_hint(grid: &[u16; CELLS], arena: &Arena, target: Pot, y: bool, hints: &mut Easiest) {
     let n = arena.node(target);
     let (c, d) = (cand_of(n) / 9, cand_of(n) % 9 + 1);
-    let eliminate: Vec<(u8, u8)> = if is_on(n) {
-        digits(grid[c] & !(1 << (d - 1)))
-            .map(|e| (c as u8, e))
-            .collect()
-    } else {
-        vec![(c as u8, d as u8)]
-    };
     let complexity = arena.ancestors(target);
     let rating = if y { 70 } else { 66 } + length_bonus(complexity);
-    let name = if y {
-        "Forcing Chain"
-    } else {
-        "Forcing X-Chain"
-    };
-    Hint {
-        rating,
-        complexity,
-        sort_key: if y { 4 } else { 2 },
-        step: Step {
+    hints.offer((rating, complexity, if y { 4 } else { 2 }), || {
+        let eliminate: Vec<(u8, u8)> = if is_on(n) {
+            digits(grid[c] & !(1 << (d - 1)))
+                .map(|e| (c as u8, e))
+                .collect()
+        } else {
+            vec![(c as u8, d as u8)]
+        };
+        let name = if y {
+            "Forcing Chain"
+        } else {
+            "Forcing X-Chain"
+        };
+        Step {
             technique: name,
             rating,
             reason: format!("{} {}", name.to_lowercase(), chain_text(arena, target)),
             cells: vec![c as u8],
             place: None,
             eliminate,
-        },
-    }
+        }
+    });
 }
 
 /// `r1c2=5 -> r1c7<>5 -> ...`, from the assumption to `p`.

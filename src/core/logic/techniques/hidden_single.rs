@@ -16,19 +16,24 @@ impl Technique for HiddenSingle {
     }
 
     fn find(&self, marks: &Marks, _work: &mut Work) -> Option<Step> {
+        // Each house's digits with one place, and whether it has one
+        // empty cell, in SE's order.
+        let houses = House::SE_ORDER.map(|h| {
+            let (mut once, mut twice, mut empty) = (0u16, 0u16, 0);
+            for &c in h.cells() {
+                let m = marks.cands(c as usize);
+                twice |= once & m;
+                once |= m;
+                empty += u32::from(marks.value(c as usize) == 0);
+            }
+            (once & !twice, empty == 1)
+        });
         for alone in [true, false] {
-            for h in House::SE_ORDER {
-                let (mut once, mut twice, mut empty) = (0u16, 0u16, 0);
-                for &c in h.cells() {
-                    let m = marks.cands(c as usize);
-                    twice |= once & m;
-                    once |= m;
-                    empty += u32::from(marks.value(c as usize) == 0);
-                }
-                let single = once & !twice;
-                if single == 0 || (empty == 1) != alone {
+            for (h, &(single, last)) in House::SE_ORDER.iter().zip(&houses) {
+                if single == 0 || last != alone {
                     continue;
                 }
+                let h = *h;
                 let d = single.trailing_zeros() as u8 + 1;
                 let p = marks.positions(h, d);
                 let cell = h.cells()[p.trailing_zeros() as usize];
