@@ -52,6 +52,21 @@ impl Progress {
         Progress::shown(ProgressBar::new_spinner(), false, quiet)
     }
 
+    /// A bar over `total` things counted one by one (`rate`'s puzzles),
+    /// moved with [`Progress::position`].
+    pub fn of_count(total: u64, quiet: bool) -> Progress {
+        let style = ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {msg} (eta {eta})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+        Progress::shown(ProgressBar::new(total).with_style(style), true, quiet)
+    }
+
+    /// Sets a counting bar's position ([`Progress::of_count`]).
+    pub fn position(&self, n: u64) {
+        self.bar.set_position(n);
+    }
+
     fn shown(bar: ProgressBar, by_bytes: bool, quiet: bool) -> Progress {
         if !by_bytes {
             let style = ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")

@@ -24,6 +24,7 @@ mod open;
 mod pending;
 mod puzzle_row;
 pub mod query;
+pub mod rating;
 pub mod remove;
 mod run;
 mod scale;

@@ -21,6 +21,11 @@ pub struct Stats {
     pub isomorphs: Vec<IsomorphRow>,
     /// Puzzles whose canonical form is not computed yet (`--no-canonical`).
     pub without_canonical: i64,
+    /// Per type and band of 1.0, the rated puzzles.
+    pub by_rating: Vec<super::rating::BandRow>,
+    /// Puzzles with one solution that have no rating of the current rater
+    /// of their type (`rate` rates them).
+    pub unrated: i64,
     /// The archive's size in pages, in bytes (the WAL not counted).
     pub file_bytes: i64,
     /// Of those, free pages: left by an upgrade that rebuilt a table, and
@@ -114,6 +119,8 @@ pub fn stats(a: &Archive) -> Result<Stats, ArchiveError> {
         puzzles: count("SELECT count(*) FROM puzzles")?,
         sources: count("SELECT count(*) FROM sources")?,
         without_canonical: count(WITHOUT_CANONICAL)?,
+        by_rating: super::rating::bands(&a.conn)?,
+        unrated: super::rating::count_unrated(&a.conn)? as i64,
         isomorphs: rows(
             a,
             "counting isomorphs",
@@ -195,7 +202,7 @@ mod tests {
             [
                 "SCAN CONSTANT ROW",
                 "SCALAR SUBQUERY 1",
-                "SCAN puzzles USING COVERING INDEX puzzles_type_clues",
+                "SCAN puzzles USING COVERING INDEX puzzles_type_rating",
                 "SCALAR SUBQUERY 2",
                 "SCAN puzzles_by_form"
             ]

@@ -16,6 +16,7 @@ pub mod huge_pages;
 mod import;
 mod merge;
 mod output;
+mod rate;
 pub mod show;
 mod signals;
 mod stats;
@@ -61,6 +62,8 @@ pub enum Command {
     Find(find::FindArgs),
     /// Fold other archives into one: puzzles deduplicated, every provenance and reject line kept.
     Merge(merge::MergeArgs),
+    /// Rate the stored puzzles that have no current rating (classic: Sudoku Explainer's ER), in batches, resumable.
+    Rate(rate::RateArgs),
     /// Take an import back: its lines, rejects and file reads go, and the puzzles no other line holds.
     Forget(forget::ForgetArgs),
     /// Decode one puzzle string and draw its grid, candidates and solution status.
@@ -319,6 +322,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Find(a) => find::run(a),
         Command::Merge(a) => merge::run(a),
         Command::Forget(a) => forget::run(a),
+        Command::Rate(a) => rate::run(a),
         Command::Show(a) => show::run(a),
         Command::Explain(a) => explain::run(a),
         Command::Completions(a) => generate::completions(a),

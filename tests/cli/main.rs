@@ -29,6 +29,7 @@ mod nightly_pipes;
 mod nightly_scale;
 mod nightly_version_b;
 mod progress;
+mod ratings;
 mod records;
 mod records_kills;
 mod robust;

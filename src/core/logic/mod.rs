@@ -5,7 +5,8 @@
 //!
 //! `marks` owns the candidate grid, `house` the houses, `chain` the
 //! implication graph, `step` one application, `technique` the contract and
-//! SE's order, `techniques/` one file each, `rate` the loop and ratings.
+//! SE's order, `techniques/` one file each, `rate` the loop and ratings,
+//! `stored` what the archive keeps of a rating (every type's, versioned).
 //!
 //! Pure: givens in, steps and ratings out; no I/O, threads, SQLite or
 //! command line. Work is counted, never timed.
@@ -15,6 +16,7 @@ mod house;
 mod marks;
 mod rate;
 mod step;
+pub mod stored;
 mod technique;
 mod techniques;
 #[cfg(test)]

@@ -75,6 +75,9 @@ pub struct Solution {
     pub outcome: Outcome,
     /// The position reached.
     pub marks: Marks,
+    /// Over budget: the technique whose search ran out (its lowest rating
+    /// is part of the bound).
+    pub ran_out_in: Option<&'static str>,
 }
 
 /// Solves `givens` (1..=9 a given, anything else empty) step by step.
@@ -94,12 +97,14 @@ pub fn solve(givens: &[u8; CELLS], budget: Budget) -> Solution {
             rating,
             outcome: Outcome::Invalid,
             marks,
+            ran_out_in: None,
         };
     };
     let mut steps: Vec<Step> = Vec::new();
     let mut er: Rating10 = 0;
     let mut ep: Option<Rating10> = None;
     let mut work = Work::new(budget.work);
+    let mut ran_out_in = None;
     let outcome = loop {
         if marks.is_solved() {
             break Outcome::Solved;
@@ -114,7 +119,11 @@ pub fn solve(givens: &[u8; CELLS], budget: Budget) -> Solution {
             if work.exhausted() {
                 return None;
             }
-            t.find(&marks, &mut work)
+            let found = t.find(&marks, &mut work);
+            if work.exhausted() && ran_out_in.is_none() {
+                ran_out_in = Some(t.name());
+            }
+            found
         });
         let Some(step) = found else {
             if let Some(floor) = work.ran_out {
@@ -159,5 +168,6 @@ pub fn solve(givens: &[u8; CELLS], budget: Budget) -> Solution {
         rating,
         outcome,
         marks,
+        ran_out_in,
     }
 }
