@@ -30,7 +30,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::{OptionalExtension, params};
 
 use super::puzzle_row::{
-    self, CANONICAL, CLUES, ENCODING, GIVENS, ID, IMPORT_ID, SOLUTION, SOLUTIONS, TYPE,
+    self, CANONICAL, CLUES, ENCODING, GIVENS, ID, IMPORT_ID, MINIMAL, SOLUTION, SOLUTIONS, TYPE,
 };
 use super::{Archive, ArchiveError};
 use crate::core::puzzle::{self, PuzzleType};
@@ -121,6 +121,8 @@ pub enum Column {
     Line,
     /// How many input lines the puzzle came from.
     Sources,
+    /// Whether it is minimal: 1 or 0 (null when not computed).
+    Minimal,
     /// The puzzle in one of [`FORMS`].
     Form(&'static Form),
 }
@@ -138,6 +140,7 @@ pub const COLUMN_NAMES: &[&str] = &[
     "file",
     "line",
     "sources",
+    "minimal",
 ];
 
 impl Column {
@@ -155,6 +158,7 @@ impl Column {
             "file" => Column::File,
             "line" => Column::Line,
             "sources" => Column::Sources,
+            "minimal" => Column::Minimal,
             other => Column::Form(form(other)?),
         })
     }
@@ -173,6 +177,7 @@ impl Column {
             Column::File => "file",
             Column::Line => "line",
             Column::Sources => "sources",
+            Column::Minimal => "minimal",
             Column::Form(f) => f.name,
         }
     }
@@ -414,6 +419,10 @@ pub fn export(
                     .map_or(Value::Null, |p| Value::Text(p)),
                 Column::Line => first_line.map_or(Value::Null, Value::Int),
                 Column::Sources => Value::Int(sources),
+                Column::Minimal => r
+                    .get::<_, Option<i64>>(MINIMAL)
+                    .map_err(e)?
+                    .map_or(Value::Null, Value::Int),
                 Column::Form(f) => match kind {
                     Some(kind) => {
                         let givens = text(r, GIVENS)?.unwrap_or_default();

@@ -107,6 +107,11 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0015_forgotten_imports.sql"),
         fill: None,
     },
+    Migration {
+        name: "0016_minimal.sql",
+        sql: include_str!("../../migrations/0016_minimal.sql"),
+        fill: None,
+    },
 ];
 
 /// The schema version this binary writes.
