@@ -46,15 +46,9 @@ impl Progress {
         Progress::shown(bar, total.is_some(), quiet)
     }
 
-    /// A spinner with the time since it started and a message: for work
-    /// whose size is not known ahead (`merge`).
-    pub fn spinner(quiet: bool) -> Progress {
-        Progress::shown(ProgressBar::new_spinner(), false, quiet)
-    }
-
-    /// A bar over `total` things counted one by one (`rate`'s puzzles),
-    /// moved with [`Progress::position`].
-    pub fn of_count(total: u64, quiet: bool) -> Progress {
+    /// A bar over `total` things (puzzles of a pass), with the count done
+    /// so far ([`Progress::position`]).
+    pub fn things(total: u64, quiet: bool) -> Progress {
         let style = ProgressStyle::with_template(
             "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {msg} (eta {eta})",
         )
@@ -62,9 +56,15 @@ impl Progress {
         Progress::shown(ProgressBar::new(total).with_style(style), true, quiet)
     }
 
-    /// Sets a counting bar's position ([`Progress::of_count`]).
+    /// `n` of the bar's things are done.
     pub fn position(&self, n: u64) {
         self.bar.set_position(n);
+    }
+
+    /// A spinner with the time since it started and a message: for work
+    /// whose size is not known ahead (`merge`).
+    pub fn spinner(quiet: bool) -> Progress {
+        Progress::shown(ProgressBar::new_spinner(), false, quiet)
     }
 
     fn shown(bar: ProgressBar, by_bytes: bool, quiet: bool) -> Progress {

@@ -30,8 +30,8 @@ use rusqlite::types::ValueRef;
 use rusqlite::{OptionalExtension, params};
 
 use super::puzzle_row::{
-    self, CANONICAL, CLUES, ENCODING, GIVENS, ID, IMPORT_ID, READ_RATING as RATING, SOLUTION,
-    SOLUTIONS, TYPE,
+    self, CANONICAL, CLUES, ENCODING, GIVENS, ID, IMPORT_ID, MINIMAL, READ_RATING as RATING,
+    SOLUTION, SOLUTIONS, TYPE,
 };
 use super::{Archive, ArchiveError};
 use crate::core::puzzle::{self, PuzzleType};
@@ -128,6 +128,8 @@ pub enum Column {
     Technique,
     /// 1 when the rating is only "at least", 0 when exact.
     RatingBound,
+    /// Whether it is minimal: 1 or 0 (null when not computed).
+    Minimal,
     /// The puzzle in one of [`FORMS`].
     Form(&'static Form),
 }
@@ -148,6 +150,7 @@ pub const COLUMN_NAMES: &[&str] = &[
     "rating",
     "technique",
     "rating_bound",
+    "minimal",
 ];
 
 impl Column {
@@ -168,6 +171,7 @@ impl Column {
             "rating" => Column::Rating,
             "technique" | "rating_technique" => Column::Technique,
             "rating_bound" => Column::RatingBound,
+            "minimal" => Column::Minimal,
             other => Column::Form(form(other)?),
         })
     }
@@ -189,6 +193,7 @@ impl Column {
             Column::Rating => "rating",
             Column::Technique => "technique",
             Column::RatingBound => "rating_bound",
+            Column::Minimal => "minimal",
             Column::Form(f) => f.name,
         }
     }
@@ -450,6 +455,10 @@ pub fn export(
                 Column::Technique => text(r, RATING + 1)?.map_or(Value::Null, Value::Text),
                 Column::RatingBound => r
                     .get::<_, Option<i64>>(RATING + 2)
+                    .map_err(e)?
+                    .map_or(Value::Null, Value::Int),
+                Column::Minimal => r
+                    .get::<_, Option<i64>>(MINIMAL)
                     .map_err(e)?
                     .map_or(Value::Null, Value::Int),
                 Column::Form(f) => match kind {

@@ -12,11 +12,12 @@ use std::sync::LazyLock;
 use rusqlite::Connection;
 
 use super::borrowed::Param;
+pub use super::fill::Filled;
 use crate::record::Record;
 
 /// The columns of a `puzzles` row, in the order every statement here lists
 /// them and every index below is taken from.
-pub(super) const COLUMNS: [&str; 11] = [
+pub(super) const COLUMNS: [&str; 12] = [
     "id",
     "type",
     "clues",
@@ -26,6 +27,8 @@ pub(super) const COLUMNS: [&str; 11] = [
     "solution",
     "import_id",
     "canonical",
+    // Filled after storing, by a pass over stored puzzles (see [`MINIMAL_FILLED`]).
+    "minimal",
     // The two lookup keys last: readers of a stored puzzle select the
     // columns before them ([`reader_list`]).
     "key",
@@ -80,6 +83,20 @@ pub(super) const IMPORT_ID: usize = at("import_id");
 pub(super) const KEY: usize = at("key");
 pub(super) const CANONICAL: usize = at("canonical");
 pub(super) const CANONICAL_HASH: usize = at("canonical_hash");
+pub(super) const MINIMAL: usize = at("minimal");
+
+/// `minimal` (migration 0016), filled in by a pass over stored puzzles
+/// (`sudoku-archive fill minimal`) for the uniquely solvable classic
+/// puzzles; NULL until filled, and for the others.
+pub const MINIMAL_FILLED: Filled = Filled {
+    name: "minimal",
+    columns: &["minimal"],
+    applies: "type = 'sudoku' AND solutions = 1",
+};
+
+/// The columns added to the table after schema 8 (the oldest a merge reads),
+/// with the schema that added each: an older archive's row reads NULL.
+const ADDED: &[(&str, i64)] = &[("minimal", 16)];
 
 /// Values of one row of an insert.
 pub(super) const PUZZLE_PARAMS: usize = COLUMNS.len();
@@ -170,6 +187,7 @@ pub(super) struct NewRow<'a> {
     pub key: i64,
     pub canonical: Option<&'a str>,
     pub canonical_hash: Option<i64>,
+    pub minimal: Option<bool>,
 }
 
 impl<'a> NewRow<'a> {
@@ -188,6 +206,7 @@ impl<'a> NewRow<'a> {
             key,
             canonical: canonical.map(|(form, _)| form),
             canonical_hash: canonical.map(|(_, hash)| hash),
+            minimal: None,
         }
     }
 
@@ -206,6 +225,7 @@ impl<'a> NewRow<'a> {
         p[KEY] = Param::Int(self.key);
         p[CANONICAL] = Param::from(self.canonical);
         p[CANONICAL_HASH] = Param::from(self.canonical_hash);
+        p[MINIMAL] = Param::from(self.minimal.map(i64::from));
         p
     }
 }
@@ -287,6 +307,9 @@ pub struct Puzzle {
     /// merge's copy has none: `rate` rates it there).
     #[serde(flatten)]
     pub rating: Option<Rating>,
+    /// Whether it is minimal, when filled in (see [`MINIMAL_FILLED`]).
+    #[serde(skip)]
+    pub minimal: Option<bool>,
 }
 
 impl Puzzle {
@@ -310,6 +333,7 @@ impl Puzzle {
             canonical: r.get(CANONICAL)?,
             canonical_hash: r.get(CANONICAL_HASH)?,
             import_id: r.get(IMPORT_ID)?,
+            minimal: r.get(MINIMAL)?,
         })
     }
 
@@ -334,6 +358,7 @@ impl Puzzle {
             key,
             canonical: canonical.map(|(form, _)| form),
             canonical_hash: canonical.map(|(_, hash)| hash),
+            minimal: self.minimal,
         }
     }
 }
@@ -347,14 +372,22 @@ pub(super) static BY_ID: LazyLock<String> = LazyLock::new(|| {
     )
 });
 
-/// The rows of an archive after id `?1`, at most `?2`, in id order (a
-/// merge reads its inputs so).
-pub(super) static AFTER: LazyLock<String> = LazyLock::new(|| {
+/// The rows of an archive of schema `version` after id `?1`, at most
+/// `?2`, in id order (a merge reads its inputs so); the columns added since
+/// that schema read NULL.
+pub(super) fn after(version: i64) -> String {
+    let columns: Vec<String> = COLUMNS
+        .iter()
+        .map(|c| match ADDED.iter().find(|(name, _)| name == c) {
+            Some((_, since)) if version < *since => format!("NULL AS {c}"),
+            _ => c.to_string(),
+        })
+        .collect();
     format!(
         "SELECT {} FROM puzzles WHERE id > ?1 ORDER BY id LIMIT ?2",
-        column_list("")
+        columns.join(", ")
     )
-});
+}
 
 /// The stored puzzle `id`.
 pub(super) fn by_id(conn: &Connection, id: i64) -> rusqlite::Result<Puzzle> {

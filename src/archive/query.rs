@@ -11,6 +11,10 @@ pub struct Stats {
     pub by_clues: Vec<ClueRow>,
     /// (type, solutions, count).
     pub by_solutions: Vec<SolutionRow>,
+    /// The uniquely solvable classic puzzles by `minimal`, once any has it
+    /// (`sudoku-archive fill minimal`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minimal: Option<MinimalCount>,
     pub imports: Vec<ImportRow>,
     /// (reason, count), most frequent first.
     pub rejects: Vec<RejectRow>,
@@ -67,6 +71,14 @@ pub struct ImportRow {
     pub skipped: i64,
 }
 
+/// Uniquely solvable classic puzzles: minimal, not minimal, not computed.
+#[derive(Debug, Default, serde::Serialize)]
+pub struct MinimalCount {
+    pub minimal: i64,
+    pub not_minimal: i64,
+    pub not_computed: i64,
+}
+
 #[derive(Debug, serde::Serialize)]
 pub struct RejectRow {
     pub reason: String,
@@ -113,6 +125,30 @@ pub fn stats(a: &Archive) -> Result<Stats, ArchiveError> {
             .map_err(|e| ArchiveError::sql("counting", e))
     };
     let page = count("PRAGMA page_size")?;
+    // One scan for both: the minimal counts come with the solutions'.
+    let by_solutions = rows(
+        a,
+        "counting puzzles by solutions",
+        "SELECT type, solutions, count(*), ifnull(sum(minimal = 1), 0), ifnull(sum(minimal = 0), 0)
+         FROM puzzles GROUP BY type, solutions ORDER BY type, solutions",
+        |r| {
+            let row = SolutionRow {
+                r#type: r.get(0)?,
+                solutions: r.get(1)?,
+                count: r.get(2)?,
+            };
+            Ok((row, (r.get::<_, i64>(3)?, r.get::<_, i64>(4)?)))
+        },
+    )?;
+    let minimal = by_solutions
+        .iter()
+        .find(|(row, _)| row.r#type == "sudoku" && row.solutions == 1)
+        .filter(|(_, (yes, no))| yes + no > 0)
+        .map(|(row, (yes, no))| MinimalCount {
+            minimal: *yes,
+            not_minimal: *no,
+            not_computed: row.count - yes - no,
+        });
     Ok(Stats {
         file_bytes: count("PRAGMA page_count")? * page,
         free_bytes: count("PRAGMA freelist_count")? * page,
@@ -139,12 +175,8 @@ pub fn stats(a: &Archive) -> Result<Stats, ArchiveError> {
             "SELECT type, clues, count(*) FROM puzzles GROUP BY type, clues ORDER BY type, clues",
             |r| Ok(ClueRow { r#type: r.get(0)?, clues: r.get(1)?, count: r.get(2)? }),
         )?,
-        by_solutions: rows(
-            a,
-            "counting puzzles by solutions",
-            "SELECT type, solutions, count(*) FROM puzzles GROUP BY type, solutions ORDER BY type, solutions",
-            |r| Ok(SolutionRow { r#type: r.get(0)?, solutions: r.get(1)?, count: r.get(2)? }),
-        )?,
+        by_solutions: by_solutions.into_iter().map(|(row, _)| row).collect(),
+        minimal,
         imports: rows(
             a,
             "listing imports",

@@ -108,6 +108,11 @@ pub const MIGRATIONS: &[Migration] = &[
         fill: None,
     },
     Migration {
+        name: "0016_minimal.sql",
+        sql: include_str!("../../migrations/0016_minimal.sql"),
+        fill: None,
+    },
+    Migration {
         name: "0017_ratings.sql",
         sql: include_str!("../../migrations/0017_ratings.sql"),
         fill: None,

@@ -146,8 +146,9 @@ pub struct ExportArgs {
     pub format: FormatArg,
     /// The columns, comma-separated: id, type, clues, givens, solutions,
     /// solution, canonical, import, file, line (the first line it came
-    /// from), sources (how many lines), rating, technique, rating_bound (1
-    /// when the rating is only "at least"), or a form (81, packed, url, vb).
+    /// from), sources (how many lines), minimal (1, 0, or empty when not
+    /// computed: `fill minimal`), rating, technique, rating_bound (1 when
+    /// the rating is only "at least"), or a form (81, packed, url, vb).
     /// Default: the --form string for lines, else id,type,clues,FORM,solutions,solution.
     #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
     pub columns: Vec<String>,

@@ -69,7 +69,7 @@ pub fn run(a: RateArgs) -> anyhow::Result<u8> {
         run.batch = n.max(1);
     }
     run.stop_on(interrupt.flag());
-    let progress = Progress::of_count(todo, a.quiet || a.json);
+    let progress = Progress::things(todo, a.quiet || a.json);
     let started = std::time::Instant::now();
     let result = run.rate(&pool, |n| {
         progress.position(n);

@@ -16,6 +16,7 @@ use signal_hook::flag;
 
 use super::output::note;
 use crate::archive::ArchiveError;
+use crate::archive::fill::FillWriter;
 use crate::archive::merge::MergeRun;
 use crate::archive::rating::RateRun;
 use crate::archive::writer::ImportWriter;
@@ -167,6 +168,16 @@ impl Recorded for RateRun<'_> {
 
     fn interrupt(&mut self) -> Result<(), ArchiveError> {
         RateRun::interrupt(self)
+    }
+}
+
+impl Recorded for FillWriter<'_> {
+    fn finish(&mut self, error: Option<&str>) -> Result<(), ArchiveError> {
+        FillWriter::finish(self, error)
+    }
+
+    fn interrupt(&mut self) -> Result<(), ArchiveError> {
+        FillWriter::interrupt(self)
     }
 }
 

@@ -84,6 +84,21 @@ pub fn run(a: StatsArgs) -> anyhow::Result<u8> {
         let what = solved(r.solutions);
         writeln!(out, "  {:<7} {:<12} {:>12}", r.r#type, what, n(r.count))?;
     }
+    if let Some(m) = &s.minimal {
+        writeln!(
+            out,
+            "minimal (uniquely solvable classic puzzles no given of which can go): {} of {}{}",
+            n(m.minimal),
+            n(m.minimal + m.not_minimal + m.not_computed),
+            match m.not_computed {
+                0 => String::new(),
+                k => format!(
+                    " ({} not computed yet: `sudoku-archive fill minimal`)",
+                    n(k)
+                ),
+            }
+        )?;
+    }
     writeln!(
         out,
         "by rating (bands of 1.0; sudoku: Sudoku Explainer's ER):"

@@ -9,6 +9,7 @@ mod browser;
 mod check;
 mod explain;
 mod export;
+mod fill;
 mod find;
 mod folder_entries;
 mod forget;
