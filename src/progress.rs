@@ -46,6 +46,21 @@ impl Progress {
         Progress::shown(bar, total.is_some(), quiet)
     }
 
+    /// A bar over `total` things (puzzles of a pass), with the count done
+    /// so far ([`Progress::position`]).
+    pub fn things(total: u64, quiet: bool) -> Progress {
+        let style = ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} {msg} (eta {eta})",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+        Progress::shown(ProgressBar::new(total).with_style(style), true, quiet)
+    }
+
+    /// `n` of the bar's things are done.
+    pub fn position(&self, n: u64) {
+        self.bar.set_position(n);
+    }
+
     /// A spinner with the time since it started and a message: for work
     /// whose size is not known ahead (`merge`).
     pub fn spinner(quiet: bool) -> Progress {

@@ -13,6 +13,32 @@ use xxhash_rust::xxh3::xxh3_64;
 
 use crate::core::puzzle::{Analysis, PuzzleType, TypeHint};
 
+/// A puzzle as an archive holds it, as a pass over stored puzzles hands it
+/// to its work (`pipeline::pass`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredPuzzle {
+    pub id: i64,
+    pub kind: PuzzleType,
+    pub clues: u32,
+    /// Its identity (`puzzles.givens`).
+    pub givens: String,
+    /// 0, 1 or 2 (more than one), as stored.
+    pub solutions: u8,
+}
+
+/// One value a pass computes for a stored puzzle's column.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Int(i64),
+    Real(f64),
+    Text(String),
+}
+
+/// What a pass's work gives for one puzzle: a value per column it fills,
+/// in the columns' order, or `None` when it cannot tell (the row keeps
+/// NULL, and the next run of the pass tries it again).
+pub type Values = Option<Vec<Value>>;
+
 /// A puzzle ready to store.
 ///
 /// Its texts (identity, encoding, solution, canonical form) share one

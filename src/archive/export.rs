@@ -16,7 +16,8 @@ use rusqlite::types::ValueRef;
 use rusqlite::{OptionalExtension, params};
 
 use super::puzzle_row::{
-    self, CANONICAL, CLUES, ENCODING, GIVENS, ID, IMPORT_ID, SOLUTION, SOLUTIONS, TYPE,
+    self, CANONICAL, CLUES, ENCODING, GIVENS, ID, IMPORT_ID, MINIMAL, READ_RATING as RATING,
+    SOLUTION, SOLUTIONS, TYPE,
 };
 use super::{Archive, ArchiveError};
 use crate::core::puzzle::{self, PuzzleType};
@@ -107,6 +108,14 @@ pub enum Column {
     Line,
     /// How many input lines the puzzle came from.
     Sources,
+    /// The puzzle's rating on its type's scale (`7.2`; null when none).
+    Rating,
+    /// The technique that set it.
+    Technique,
+    /// 1 when the rating is only "at least", 0 when exact.
+    RatingBound,
+    /// Whether it is minimal: 1 or 0 (null when not computed).
+    Minimal,
     /// The puzzle in one of [`FORMS`].
     Form(&'static Form),
 }
@@ -124,6 +133,10 @@ pub const COLUMN_NAMES: &[&str] = &[
     "file",
     "line",
     "sources",
+    "rating",
+    "technique",
+    "rating_bound",
+    "minimal",
 ];
 
 impl Column {
@@ -141,6 +154,10 @@ impl Column {
             "file" => Column::File,
             "line" => Column::Line,
             "sources" => Column::Sources,
+            "rating" => Column::Rating,
+            "technique" | "rating_technique" => Column::Technique,
+            "rating_bound" => Column::RatingBound,
+            "minimal" => Column::Minimal,
             other => Column::Form(form(other)?),
         })
     }
@@ -159,6 +176,10 @@ impl Column {
             Column::File => "file",
             Column::Line => "line",
             Column::Sources => "sources",
+            Column::Rating => "rating",
+            Column::Technique => "technique",
+            Column::RatingBound => "rating_bound",
+            Column::Minimal => "minimal",
             Column::Form(f) => f.name,
         }
     }
@@ -192,6 +213,10 @@ pub struct Filter {
     /// Only the first stored of each group of isomorphs.
     pub representatives: bool,
     pub limit: Option<u64>,
+    /// Only puzzles rated at least / at most this (on their type's scale;
+    /// a puzzle without a rating is left out by either).
+    pub min_rating: Option<f64>,
+    pub max_rating: Option<f64>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -224,6 +249,8 @@ const SELECTION: &str = "
             SELECT 1 FROM puzzles_by_form AS f JOIN puzzles AS q ON q.id = f.puzzle_id
             WHERE f.canonical_hash = p.canonical_hash AND f.puzzle_id < p.id
               AND q.type = p.type AND q.canonical = p.canonical))
+      AND (?10 IS NULL OR p.rating >= ?10)
+      AND (?11 IS NULL OR p.rating <= ?11)
     ORDER BY p.id
     LIMIT ?9";
 
@@ -255,6 +282,8 @@ enum Value<'a> {
     Text(&'a str),
     /// Written into the row's scratch buffer (a form).
     Scratch,
+    /// A decimal number written into the scratch buffer (a rating).
+    Number,
 }
 
 fn sql_error(e: rusqlite::Error) -> ExportError {
@@ -334,6 +363,8 @@ fn select(
             filter
                 .limit
                 .map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX)),
+            filter.min_rating,
+            filter.max_rating,
         ])
         .map_err(e)?;
     let mut n = 0;
@@ -400,6 +431,22 @@ pub fn export(
                     .map_or(Value::Null, |p| Value::Text(p)),
                 Column::Line => first_line.map_or(Value::Null, Value::Int),
                 Column::Sources => Value::Int(sources),
+                Column::Rating => match r.get::<_, Option<f64>>(RATING).map_err(e)? {
+                    Some(v) => {
+                        let _ = write!(scratch, "{:.1}", v);
+                        Value::Number
+                    }
+                    None => Value::Null,
+                },
+                Column::Technique => text(r, RATING + 1)?.map_or(Value::Null, Value::Text),
+                Column::RatingBound => r
+                    .get::<_, Option<i64>>(RATING + 2)
+                    .map_err(e)?
+                    .map_or(Value::Null, Value::Int),
+                Column::Minimal => r
+                    .get::<_, Option<i64>>(MINIMAL)
+                    .map_err(e)?
+                    .map_or(Value::Null, Value::Int),
                 Column::Form(f) => match kind {
                     Some(kind) => {
                         let givens = text(r, GIVENS)?.unwrap_or_default();
@@ -413,6 +460,7 @@ pub fn export(
             };
             let v = match v {
                 Value::Scratch => Field::Text(&scratch),
+                Value::Number => Field::Number(&scratch),
                 Value::Text(t) => Field::Text(t),
                 Value::Int(i) => Field::Int(i),
                 Value::Null => Field::Null,
@@ -495,6 +543,8 @@ enum Field<'a> {
     Null,
     Int(i64),
     Text(&'a str),
+    /// A number already written as text (`7.2`): bare in every format.
+    Number(&'a str),
 }
 
 /// Appends field number `i` of a row in `format`.
@@ -513,6 +563,7 @@ fn write_field(format: Format, i: usize, name: &str, v: Field<'_>, line: &mut St
                 Field::Int(n) => {
                     let _ = write!(line, "{n}");
                 }
+                Field::Number(t) => line.push_str(t),
                 Field::Text(t) if format == Format::Lines => line.push_str(t),
                 Field::Text(t) => {
                     let sep = if format == Format::Csv { ',' } else { '\t' };
@@ -537,6 +588,7 @@ fn write_field(format: Format, i: usize, name: &str, v: Field<'_>, line: &mut St
                 Field::Int(n) => {
                     let _ = write!(line, "{n}");
                 }
+                Field::Number(t) => line.push_str(t),
                 Field::Text(t) => json_string(t, line),
             }
         }

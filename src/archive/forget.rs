@@ -52,6 +52,10 @@ pub enum ForgetError {
     #[error("run {id} is a forget, which cannot be taken back")]
     Forget { id: i64 },
     #[error(
+        "run {id} is a rating run, which holds no lines of its own (its ratings stay true whatever is forgotten)"
+    )]
+    Rate { id: i64 },
+    #[error(
         "import {later} read {file} again after import {id} did, and keeps import {id}'s rows of the lines that had not changed: forget import {later} first"
     )]
     ReadAgain { id: i64, later: i64, file: String },
@@ -263,6 +267,7 @@ fn refuse_other_runs(archive: &Archive, id: i64) -> Result<(), ForgetError> {
             Err(ForgetError::Merge { id, imports })
         }
         Some("forget") => Err(ForgetError::Forget { id }),
+        Some("rate") => Err(ForgetError::Rate { id }),
         _ => Ok(()),
     }
 }

@@ -142,6 +142,8 @@ pub struct Reached {
 pub struct Input {
     pub path: PathBuf,
     conn: Connection,
+    /// Its schema version.
+    version: i64,
 }
 
 /// Opens an input archive read-only, refusing what is not an archive (or
@@ -199,6 +201,7 @@ pub fn open_input(path: &Path, output: &Path) -> Result<Input, MergeError> {
     Ok(Input {
         path: path.to_path_buf(),
         conn,
+        version,
     })
 }
 
@@ -747,7 +750,10 @@ impl<'a> MergeRun<'a> {
     /// The input's puzzles in id order, in batches with their provenance.
     fn copy_puzzles(&mut self, input: &Input, here: &Here) -> Result<Ended, ArchiveError> {
         let read = reading(&input.path, "its puzzles");
-        let mut select = input.conn.prepare(&puzzle_row::AFTER).map_err(&read)?;
+        let mut select = input
+            .conn
+            .prepare(&puzzle_row::after(input.version))
+            .map_err(&read)?;
         let mut select_sources = input
             .conn
             .prepare(
@@ -780,7 +786,7 @@ impl<'a> MergeRun<'a> {
         )
     }
 
-    /// One batch of puzzles (`rows`: [`puzzle_row::AFTER`]), each stored
+    /// One batch of puzzles (`rows`: [`puzzle_row::after`]), each stored
     /// or found held; `map` gets each input id's puzzle here and whether it
     /// is held as an isomorph. Returns the last id copied.
     fn store_puzzles(

@@ -9,12 +9,14 @@
 //! and the data they hand it.
 
 mod access;
+mod batch;
 mod borrowed;
 pub mod canonical;
 mod dedup;
 mod earlier;
 mod error;
 pub mod export;
+pub mod fill;
 pub mod forget;
 mod lines;
 pub mod lock;
@@ -22,8 +24,9 @@ pub mod lookup;
 pub mod merge;
 mod open;
 mod pending;
-mod puzzle_row;
+pub mod puzzle_row;
 pub mod query;
+pub mod rating;
 pub mod remove;
 mod run;
 mod scale;

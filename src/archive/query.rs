@@ -11,6 +11,10 @@ pub struct Stats {
     pub by_clues: Vec<ClueRow>,
     /// (type, solutions, count).
     pub by_solutions: Vec<SolutionRow>,
+    /// The uniquely solvable classic puzzles by `minimal`, once any has it
+    /// (`sudoku-archive fill minimal`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minimal: Option<MinimalCount>,
     pub imports: Vec<ImportRow>,
     /// (reason, count), most frequent first.
     pub rejects: Vec<RejectRow>,
@@ -21,6 +25,11 @@ pub struct Stats {
     pub isomorphs: Vec<IsomorphRow>,
     /// Puzzles whose canonical form is not computed yet (`--no-canonical`).
     pub without_canonical: i64,
+    /// Per type and band of 1.0, the rated puzzles.
+    pub by_rating: Vec<super::rating::BandRow>,
+    /// Puzzles with one solution that have no rating of the current rater
+    /// of their type (`rate` rates them).
+    pub unrated: i64,
     /// The archive's size in pages, in bytes (the WAL not counted).
     pub file_bytes: i64,
     /// Of those, free pages: left by an upgrade that rebuilt a table, and
@@ -60,6 +69,14 @@ pub struct ImportRow {
     pub duplicates: i64,
     pub rejected: i64,
     pub skipped: i64,
+}
+
+/// Uniquely solvable classic puzzles: minimal, not minimal, not computed.
+#[derive(Debug, Default, serde::Serialize)]
+pub struct MinimalCount {
+    pub minimal: i64,
+    pub not_minimal: i64,
+    pub not_computed: i64,
 }
 
 #[derive(Debug, serde::Serialize)]
@@ -108,12 +125,38 @@ pub fn stats(a: &Archive) -> Result<Stats, ArchiveError> {
             .map_err(|e| ArchiveError::sql("counting", e))
     };
     let page = count("PRAGMA page_size")?;
+    // One scan for both: the minimal counts come with the solutions'.
+    let by_solutions = rows(
+        a,
+        "counting puzzles by solutions",
+        "SELECT type, solutions, count(*), ifnull(sum(minimal = 1), 0), ifnull(sum(minimal = 0), 0)
+         FROM puzzles GROUP BY type, solutions ORDER BY type, solutions",
+        |r| {
+            let row = SolutionRow {
+                r#type: r.get(0)?,
+                solutions: r.get(1)?,
+                count: r.get(2)?,
+            };
+            Ok((row, (r.get::<_, i64>(3)?, r.get::<_, i64>(4)?)))
+        },
+    )?;
+    let minimal = by_solutions
+        .iter()
+        .find(|(row, _)| row.r#type == "sudoku" && row.solutions == 1)
+        .filter(|(_, (yes, no))| yes + no > 0)
+        .map(|(row, (yes, no))| MinimalCount {
+            minimal: *yes,
+            not_minimal: *no,
+            not_computed: row.count - yes - no,
+        });
     Ok(Stats {
         file_bytes: count("PRAGMA page_count")? * page,
         free_bytes: count("PRAGMA freelist_count")? * page,
         puzzles: count("SELECT count(*) FROM puzzles")?,
         sources: count("SELECT count(*) FROM sources")?,
         without_canonical: count(WITHOUT_CANONICAL)?,
+        by_rating: super::rating::bands(&a.conn)?,
+        unrated: super::rating::count_unrated(&a.conn)? as i64,
         isomorphs: rows(
             a,
             "counting isomorphs",
@@ -132,12 +175,8 @@ pub fn stats(a: &Archive) -> Result<Stats, ArchiveError> {
             "SELECT type, clues, count(*) FROM puzzles GROUP BY type, clues ORDER BY type, clues",
             |r| Ok(ClueRow { r#type: r.get(0)?, clues: r.get(1)?, count: r.get(2)? }),
         )?,
-        by_solutions: rows(
-            a,
-            "counting puzzles by solutions",
-            "SELECT type, solutions, count(*) FROM puzzles GROUP BY type, solutions ORDER BY type, solutions",
-            |r| Ok(SolutionRow { r#type: r.get(0)?, solutions: r.get(1)?, count: r.get(2)? }),
-        )?,
+        by_solutions: by_solutions.into_iter().map(|(row, _)| row).collect(),
+        minimal,
         imports: rows(
             a,
             "listing imports",
@@ -195,7 +234,7 @@ mod tests {
             [
                 "SCAN CONSTANT ROW",
                 "SCALAR SUBQUERY 1",
-                "SCAN puzzles USING COVERING INDEX puzzles_type_clues",
+                "SCAN puzzles USING COVERING INDEX puzzles_type_rating",
                 "SCALAR SUBQUERY 2",
                 "SCAN puzzles_by_form"
             ]

@@ -107,6 +107,16 @@ pub const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/0015_forgotten_imports.sql"),
         fill: None,
     },
+    Migration {
+        name: "0016_minimal.sql",
+        sql: include_str!("../../migrations/0016_minimal.sql"),
+        fill: None,
+    },
+    Migration {
+        name: "0017_ratings.sql",
+        sql: include_str!("../../migrations/0017_ratings.sql"),
+        fill: None,
+    },
 ];
 
 /// The schema version this binary writes.
@@ -341,8 +351,15 @@ mod tests {
         // sources' own key leads with the puzzle; its lines by file and
         // line have an index of their own (0013). The key and the form are
         // looked up in tables of their own, each ordered by its key (the
-        // rowid; a table without rowid): no index.
-        assert_eq!(indexes, ["puzzles_type_clues", "sources_file_line"]);
+        // rowid; a table without rowid): no index. Ratings by type (0017).
+        assert_eq!(
+            indexes,
+            [
+                "puzzles_type_clues",
+                "puzzles_type_rating",
+                "sources_file_line"
+            ]
+        );
         crate::archive::lookup::invariant::assert_holds(&conn);
         let form: (i64, i64) = conn
             .query_row(
@@ -592,7 +609,8 @@ mod tests {
         // No index on the columns is left: lookups go through the tables.
         assert_eq!(
             count(
-                "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'puzzles'"
+                "SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'puzzles'
+                 AND name <> 'puzzles_type_rating'"
             ),
             1
         );

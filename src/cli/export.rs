@@ -121,6 +121,14 @@ pub struct ExportArgs {
     /// Only one puzzle of each group of isomorphs: the first stored.
     #[arg(long)]
     pub representatives: bool,
+    /// Only puzzles rated at least this, on their type's scale (classic:
+    /// Sudoku Explainer's ER, e.g. 7.2); unrated puzzles are left out
+    /// (`sudoku-archive rate` rates them).
+    #[arg(long, value_name = "R", value_parser = rating_arg)]
+    pub min_rating: Option<f64>,
+    /// Only puzzles rated at most this (unrated ones left out).
+    #[arg(long, value_name = "R", value_parser = rating_arg)]
+    pub max_rating: Option<f64>,
     /// At most this many rows.
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
@@ -138,7 +146,9 @@ pub struct ExportArgs {
     pub format: FormatArg,
     /// The columns, comma-separated: id, type, clues, givens, solutions,
     /// solution, canonical, import, file, line (the first line it came
-    /// from), sources (how many lines), or a form (81, packed, url, vb).
+    /// from), sources (how many lines), minimal (1, 0, or empty when not
+    /// computed: `fill minimal`), rating, technique, rating_bound (1 when
+    /// the rating is only "at least"), or a form (81, packed, url, vb).
     /// Default: the --form string for lines, else id,type,clues,FORM,solutions,solution.
     #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
     pub columns: Vec<String>,
@@ -299,6 +309,16 @@ fn filter(a: &ExportArgs) -> Filter {
         }),
         representatives: a.representatives,
         limit: a.limit,
+        min_rating: a.min_rating,
+        max_rating: a.max_rating,
+    }
+}
+
+/// `--min-rating`, `--max-rating`: a number from 0, as ratings are written.
+pub fn rating_arg(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("{s:?} is not a rating (a number such as 7.2)")),
     }
 }
 

@@ -348,6 +348,26 @@ fn solutions(p: &Puzzle) -> &'static str {
     }
 }
 
+/// `ER 7.2 (Forcing Chain)`, `ER at least 9.0 (...)`, or for a puzzle its
+/// type's rater has not rated yet, that; `None` where there is no rating
+/// to have (not one solution, or no rater for the type).
+fn rating_line(p: &Puzzle) -> Option<String> {
+    let kind = PuzzleType::from_name(&p.r#type)?;
+    let scale = crate::core::logic::stored::scale(kind);
+    match &p.rating {
+        Some(r) => Some(format!(
+            "{scale} {}{} ({})",
+            if r.bound { "at least " } else { "" },
+            crate::core::logic::tenths(r.tenths),
+            r.technique
+        )),
+        None if p.solutions == 1 && crate::core::logic::stored::version(kind).is_some() => {
+            Some("not rated yet (`sudoku-archive rate` rates it)".to_string())
+        }
+        None => None,
+    }
+}
+
 impl Finder<'_> {
     /// The answer for people; `at` is where the string was read.
     fn write_text(&mut self, at: At, q: &Query, answer: &Answer) -> anyhow::Result<()> {
@@ -388,6 +408,9 @@ impl Finder<'_> {
                 solutions(&p)
             )?;
             writeln!(out, "  givens:   {}", p.givens)?;
+            if let Some(r) = rating_line(&p) {
+                writeln!(out, "  rating:   {r}")?;
+            }
             if let Answer::Isomorphs {
                 ids: all, total, ..
             } = answer

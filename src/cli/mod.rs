@@ -9,6 +9,7 @@
 mod check;
 mod explain;
 mod export;
+mod fill;
 mod find;
 mod forget;
 mod generate;
@@ -16,6 +17,7 @@ pub mod huge_pages;
 mod import;
 mod merge;
 mod output;
+mod rate;
 pub mod show;
 mod signals;
 mod stats;
@@ -61,6 +63,10 @@ pub enum Command {
     Find(find::FindArgs),
     /// Fold other archives into one: puzzles deduplicated, every provenance and reject line kept.
     Merge(merge::MergeArgs),
+    /// Rate the stored puzzles that have no current rating (classic: Sudoku Explainer's ER), in batches, resumable.
+    Rate(rate::RateArgs),
+    /// Compute a stored value for the archive's puzzles that lack it (minimal), resumably.
+    Fill(fill::FillArgs),
     /// Take an import back: its lines, rejects and file reads go, and the puzzles no other line holds.
     Forget(forget::ForgetArgs),
     /// Decode one puzzle string and draw its grid, candidates and solution status.
@@ -318,7 +324,9 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Export(a) => export::run(a),
         Command::Find(a) => find::run(a),
         Command::Merge(a) => merge::run(a),
+        Command::Fill(a) => fill::run(a),
         Command::Forget(a) => forget::run(a),
+        Command::Rate(a) => rate::run(a),
         Command::Show(a) => show::run(a),
         Command::Explain(a) => explain::run(a),
         Command::Completions(a) => generate::completions(a),

@@ -1,4 +1,4 @@
-//! SIGINT and SIGTERM during a long run (`import`, `check`, `merge`): the first asks
+//! SIGINT and SIGTERM during a long run (`import`, `check`, `merge`, `rate`): the first asks
 //! the pipeline to stop at the next chunk (the lines already read from a
 //! pipe still written: see [`crate::pipeline`]) ([`Interrupt::flag`]), so the
 //! command can end cleanly and say so; a second one kills the process at
@@ -16,7 +16,9 @@ use signal_hook::flag;
 
 use super::output::note;
 use crate::archive::ArchiveError;
+use crate::archive::fill::FillWriter;
 use crate::archive::merge::MergeRun;
+use crate::archive::rating::RateRun;
 use crate::archive::writer::ImportWriter;
 use crate::pipeline::Ended;
 
@@ -156,6 +158,26 @@ impl Recorded for ImportWriter<'_> {
 
     fn interrupt(&mut self) -> Result<(), ArchiveError> {
         ImportWriter::interrupt(self)
+    }
+}
+
+impl Recorded for RateRun<'_> {
+    fn finish(&mut self, error: Option<&str>) -> Result<(), ArchiveError> {
+        RateRun::finish(self, error)
+    }
+
+    fn interrupt(&mut self) -> Result<(), ArchiveError> {
+        RateRun::interrupt(self)
+    }
+}
+
+impl Recorded for FillWriter<'_> {
+    fn finish(&mut self, error: Option<&str>) -> Result<(), ArchiveError> {
+        FillWriter::finish(self, error)
+    }
+
+    fn interrupt(&mut self) -> Result<(), ArchiveError> {
+        FillWriter::interrupt(self)
     }
 }
 

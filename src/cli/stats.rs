@@ -84,6 +84,46 @@ pub fn run(a: StatsArgs) -> anyhow::Result<u8> {
         let what = solved(r.solutions);
         writeln!(out, "  {:<7} {:<12} {:>12}", r.r#type, what, n(r.count))?;
     }
+    if let Some(m) = &s.minimal {
+        writeln!(
+            out,
+            "minimal (uniquely solvable classic puzzles no given of which can go): {} of {}{}",
+            n(m.minimal),
+            n(m.minimal + m.not_minimal + m.not_computed),
+            match m.not_computed {
+                0 => String::new(),
+                k => format!(
+                    " ({} not computed yet: `sudoku-archive fill minimal`)",
+                    n(k)
+                ),
+            }
+        )?;
+    }
+    writeln!(
+        out,
+        "by rating (bands of 1.0; sudoku: Sudoku Explainer's ER):"
+    )?;
+    if s.by_rating.is_empty() {
+        writeln!(out, "  none rated")?;
+    }
+    for r in &s.by_rating {
+        writeln!(
+            out,
+            "  {:<7} {:>4}-{:<4} {:>12}",
+            r.r#type,
+            format!("{}.0", r.band),
+            format!("{}.9", r.band),
+            n(r.count)
+        )?;
+    }
+    if s.unrated > 0 {
+        writeln!(
+            out,
+            "  ({} with one solution not rated yet: `sudoku-archive rate` rates {})",
+            count_of(s.unrated as u64, "puzzle", "puzzles"),
+            if s.unrated == 1 { "it" } else { "them" }
+        )?;
+    }
     writeln!(
         out,
         "isomorphs (stored puzzles sharing a canonical form with another):"

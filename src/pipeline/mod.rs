@@ -29,16 +29,19 @@
 //! ([`Sink::idle`]), so a batch never stays open waiting on workers or the
 //! reader.
 
+mod engine;
+pub mod pass;
 mod priority;
 pub mod process;
 
 use std::io;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::thread;
 use std::time::Instant;
 
-use crossbeam_channel::{Receiver, RecvTimeoutError, Sender, bounded};
+use crossbeam_channel::{Sender, bounded};
+use engine::raised;
 use rayon::prelude::*;
 
 use crate::input::{self, Chunk, Content, Framing, Opened, Origin, feed};
@@ -103,42 +106,6 @@ pub trait Sink {
     }
 }
 
-/// What waiting for the next message came to.
-enum Wait<T> {
-    Got(T),
-    /// Its senders are gone.
-    Closed,
-    /// The stop flag was raised while waiting.
-    Stopped,
-}
-
-/// The next message from `rx`. Waits in slices of [`STOP_POLL`], to see the
-/// stop flag while nothing comes (a silent pipe, slow lines), and tells the
-/// sink it is idle once its deadline passes: so a batch closes on time
-/// however long the lines take, and a stop is seen within a slice.
-fn next_or_idle<T, S: Sink>(
-    rx: &Receiver<T>,
-    sink: &mut S,
-    stop: &Option<Arc<AtomicBool>>,
-) -> Result<Wait<T>, S::Error> {
-    loop {
-        if raised(stop) {
-            return Ok(Wait::Stopped);
-        }
-        let deadline = sink.deadline();
-        let poll = Instant::now() + STOP_POLL;
-        match rx.recv_deadline(deadline.map_or(poll, |d| d.min(poll))) {
-            Ok(msg) => return Ok(Wait::Got(msg)),
-            Err(RecvTimeoutError::Disconnected) => return Ok(Wait::Closed),
-            Err(RecvTimeoutError::Timeout) => {
-                if deadline.is_some_and(|d| Instant::now() >= d) {
-                    sink.idle()?;
-                }
-            }
-        }
-    }
-}
-
 #[derive(Debug, thiserror::Error)]
 pub enum RunError<E: std::error::Error + 'static> {
     /// The cause is part of the message and not also a `source`: the CLI
@@ -187,13 +154,6 @@ pub fn workers(jobs: usize) -> usize {
         n => n.min(cores),
     }
 }
-
-fn raised(stop: &Option<Arc<AtomicBool>>) -> bool {
-    stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
-}
-
-/// How often a run waiting for input looks at its stop flag.
-const STOP_POLL: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// How many lines of a chunk are looked up before deciding whether the
 /// rest are worth looking up.
@@ -377,49 +337,72 @@ fn min_len(len: usize, threads: usize) -> usize {
     (len / (8 * threads.max(1))).clamp(1, 64)
 }
 
-/// Starts each chunk on the pool as soon as it is read and passes on, in
-/// input order, a receiver for its result. Several chunks are in flight at
-/// once, so the workers never wait for the slowest line of a chunk (a hard
-/// puzzle at its end) before starting the next; the bounded queue of
-/// receivers still caps how many chunks are held.
-fn process_all(
-    rx: Receiver<Read>,
-    tx: Sender<Receiver<Done>>,
-    pool: rayon::ThreadPool,
+/// A chunk's outcomes, on the pool: looked up in the archive first when
+/// most of its sampled lines are stored there.
+fn process_chunk(
+    chunk: Chunk,
+    input: usize,
+    threads: usize,
     settings: Settings,
-    stored: Option<Arc<dyn Stored>>,
-) {
-    for msg in rx {
-        let (one_tx, one_rx) = bounded::<Done>(1);
-        match msg {
-            Read::Mark { input, mark } => {
-                let _ = one_tx.send(Done::Mark { input, mark });
+    stored: Option<&dyn Stored>,
+) -> Processed {
+    let stored = stored.filter(|s| mostly_stored(&chunk, settings, *s));
+    let outcomes = chunk
+        .items
+        .par_iter()
+        .with_min_len(min_len(chunk.items.len(), threads))
+        .map(|item| process::process(&chunk, item, settings, stored))
+        .collect();
+    Processed {
+        input,
+        chunk,
+        outcomes,
+    }
+}
+
+/// Hands the files' results to the sink, and each written chunk to the
+/// thread that frees it.
+struct Files<'s, S> {
+    inputs: &'s [Input],
+    sink: &'s mut S,
+    free: Sender<Processed>,
+}
+
+impl<S: Sink> engine::Take<Done> for Files<'_, S> {
+    type Error = S::Error;
+
+    fn take(&mut self, done: Done) -> Result<(), RunError<S::Error>> {
+        let inputs = self.inputs;
+        match done {
+            Done::Chunk(p) => {
+                self.sink.write(inputs, &p).map_err(RunError::Sink)?;
+                // The thread is gone only if it panicked: free here then.
+                let _ = self.free.send(p);
+                Ok(())
             }
-            Read::Chunk { input, chunk } => {
-                let stored = stored.clone();
-                let threads = pool.current_num_threads();
-                pool.spawn(move || {
-                    let stored = stored
-                        .as_deref()
-                        .filter(|s| mostly_stored(&chunk, settings, *s));
-                    let outcomes = chunk
-                        .items
-                        .par_iter()
-                        .with_min_len(min_len(chunk.items.len(), threads))
-                        .map(|item| process::process(&chunk, item, settings, stored))
-                        .collect();
-                    // The receiver is gone only when the run already stopped.
-                    let _ = one_tx.send(Done::Chunk(Processed {
-                        input,
-                        chunk,
-                        outcomes,
-                    }));
-                })
-            }
+            Done::Mark { input, mark } => match mark {
+                Mark::Begin { len } => self
+                    .sink
+                    .begin_input(input, &inputs[input], len)
+                    .map_err(RunError::Sink),
+                Mark::End { content } => self
+                    .sink
+                    .end_input(input, &inputs[input], content)
+                    .map_err(RunError::Sink),
+                Mark::Failed(error) => Err(RunError::Read {
+                    file: inputs[input].name(),
+                    error,
+                }),
+            },
         }
-        if tx.send(one_rx).is_err() {
-            return;
-        }
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        self.sink.deadline()
+    }
+
+    fn idle(&mut self) -> Result<(), S::Error> {
+        self.sink.idle()
     }
 }
 
@@ -431,95 +414,43 @@ pub fn run<S: Sink>(
     opts: &Options,
     sink: &mut S,
 ) -> Result<Ended, RunError<S::Error>> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(workers(opts.jobs))
-        .thread_name(|i| format!("worker-{i}"))
-        .start_handler(|_| priority::lower_this_thread())
-        .build()
-        .map_err(|e| RunError::Threads(e.to_string()))?;
-    // A few chunks in flight each way: enough to keep every stage busy.
-    // More wait for the writer than are read ahead: the writer pauses
-    // while SQLite syncs a checkpoint to disk, and the workers fill the
-    // time only as far as this queue lets them run ahead (8 rather than
-    // 4: 3% faster, about 30 MiB more at the peak).
-    let (read_tx, read_rx) = bounded::<Read>(4);
-    let (done_tx, done_rx) = bounded::<Receiver<Done>>(8);
     let owned = inputs.to_vec();
     let settings = opts.settings;
     let stored = opts.stored.clone();
     let stop = opts.stop.clone();
+    // Lines read from a pipe cannot be read again: after a stop, those the
+    // reader has read are still written (it stops taking more at once).
+    let drain = opened.iter().any(|o| o.len.is_none());
+    let shape = engine::Shape {
+        workers: workers(opts.jobs),
+        stop: opts.stop.clone(),
+        drain,
+    };
+    let read = move |tx: Sender<Read>| read_all(owned, opened, tx, stop);
+    let work = move |unit: Read, threads: usize| match unit {
+        Read::Mark { input, mark } => Done::Mark { input, mark },
+        Read::Chunk { input, chunk } => Done::Chunk(process_chunk(
+            chunk,
+            input,
+            threads,
+            settings,
+            stored.as_deref(),
+        )),
+    };
     // Written chunks are freed on a thread of their own: a chunk is some
     // 40,000 allocations made by the workers, and freeing them was 3-6% of
     // the sink's time, on the thread every line waits for.
     let (free_tx, free_rx) = bounded::<Processed>(4);
-    // The reader and the dispatcher are not scoped: after a stop the reader
-    // may be blocked reading a pipe or terminal that sends nothing, and the
-    // run must not wait for it. Each ends at its next send once the
-    // receivers are gone (or with the process).
-    // Lines read from a pipe cannot be read again: after a stop, those the
-    // reader has read are still written (it stops taking more at once).
-    let drain = opened.iter().any(|o| o.len.is_none());
-    let reader = thread::spawn(move || read_all(owned, opened, read_tx, stop));
-    thread::spawn(move || process_all(read_rx, done_tx, pool, settings, stored));
     thread::scope(|s| {
         s.spawn(move || free_rx.into_iter().for_each(drop));
-        // Owned by this closure, so dropped when it returns: the freeing
+        // Owned by the taker, so dropped when the run returns: the freeing
         // thread then ends, and the scope can join it.
-        let free_tx = free_tx;
-        // Dropping `done_rx` on an early return stops both threads at their next send.
-        // Both waits, for the reader and for the workers, watch the stop
-        // flag and end at the sink's deadline if it has one.
-        // Once a stop is seen with a pipe among the inputs, the flag is no
-        // longer watched: the run ends when the reader has handed on all
-        // it read.
-        let mut stop = opts.stop.clone();
-        loop {
-            let pending = match next_or_idle(&done_rx, sink, &stop).map_err(RunError::Sink)? {
-                Wait::Got(pending) => pending,
-                Wait::Closed => break,
-                Wait::Stopped if drain => {
-                    stop = None;
-                    continue;
-                }
-                Wait::Stopped => return Ok(Ended::Stopped),
-            };
-            // A chunk's sender is dropped unanswered only if its job died.
-            let msg = loop {
-                match next_or_idle(&pending, sink, &stop).map_err(RunError::Sink)? {
-                    Wait::Got(msg) => break msg,
-                    Wait::Closed => return Err(RunError::WorkerStopped),
-                    Wait::Stopped if drain => stop = None,
-                    Wait::Stopped => return Ok(Ended::Stopped),
-                }
-            };
-            match msg {
-                Done::Chunk(p) => {
-                    sink.write(inputs, &p).map_err(RunError::Sink)?;
-                    // The thread is gone only if it panicked: free here then.
-                    let _ = free_tx.send(p);
-                }
-                Done::Mark { input, mark } => match mark {
-                    Mark::Begin { len } => sink
-                        .begin_input(input, &inputs[input], len)
-                        .map_err(RunError::Sink)?,
-                    Mark::End { content } => sink
-                        .end_input(input, &inputs[input], content)
-                        .map_err(RunError::Sink)?,
-                    Mark::Failed(error) => {
-                        return Err(RunError::Read {
-                            file: inputs[input].name(),
-                            error,
-                        });
-                    }
-                },
-            }
-        }
-        // The reader stopped early only if the flag was raised before the end.
-        match reader.join() {
-            Ok(true) => Ok(Ended::Complete),
-            Ok(false) => Ok(Ended::Stopped),
-            Err(_) => Err(RunError::WorkerStopped),
-        }
+        let mut files = Files {
+            inputs,
+            sink,
+            free: free_tx,
+        };
+        engine::drive(shape, read, work, &mut files)
     })
 }
 
@@ -528,6 +459,7 @@ mod tests {
     use std::collections::HashMap;
     use std::sync::atomic::{AtomicUsize, Ordering};
 
+    use super::engine::{Take, Wait, next_or_idle};
     use super::*;
     use crate::core::puzzle::PuzzleType;
     use crate::input::ChunkReader;
@@ -656,12 +588,9 @@ mod tests {
         idle: Vec<Instant>,
     }
 
-    impl Sink for Batch {
+    impl Take<u32> for Batch {
         type Error = std::io::Error;
-        fn begin_input(&mut self, _: usize, _: &Input, _: Option<u64>) -> std::io::Result<()> {
-            Ok(())
-        }
-        fn write(&mut self, _: &[Input], _: &Processed) -> std::io::Result<()> {
+        fn take(&mut self, _: u32) -> Result<(), RunError<std::io::Error>> {
             Ok(())
         }
         fn deadline(&self) -> Option<Instant> {

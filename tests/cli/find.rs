@@ -330,6 +330,7 @@ fn find_reads_a_file_as_import_does_and_finds_every_record_at_its_line() {
         &out[at..at + end],
         "diabolical.txt:43: found puzzle 43 (sudoku, 29 clues, unique solution)\n\
          \x20 givens:   600024503050300090700900000300000720800030005047000008000001009020003050903480006\n\
+         \x20 rating:   not rated yet (`sudoku-archive rate` rates it)\n\
          \x20 solution: 689124573451367892732958164395846721816732945247519638564271389128693457973485216\n\
          \x20 from:     diabolical.txt:43 (import 1)\n"
     );

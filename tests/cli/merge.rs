@@ -291,7 +291,7 @@ fn merge_refuses_foreign_files_and_itself_untouched() {
 }
 
 /// `sql`'s one number on the archive `db`; 0 while there is none.
-fn count_in(w: &Workdir, db: &str, sql: &str) -> i64 {
+pub fn count_in(w: &Workdir, db: &str, sql: &str) -> i64 {
     rusqlite::Connection::open(w.path(db))
         .ok()
         .and_then(|c| c.query_row(sql, [], |r| r.get(0)).ok())

@@ -7,7 +7,8 @@
 //! implication graph, `step` one application, `technique` the contract
 //! (generic over the position) and SE's order, `position` what the loop
 //! needs of a position, `techniques/` one file each, `rate` the loop and
-//! ratings.
+//! ratings, `stored` what the archive keeps of a rating (every type's,
+//! versioned).
 //!
 //! Pure: givens in, steps and ratings out; no I/O, threads, SQLite or
 //! command line. Work is counted, never timed.
@@ -19,6 +20,7 @@ mod marks;
 mod position;
 mod rate;
 mod step;
+pub mod stored;
 mod technique;
 mod techniques;
 #[cfg(test)]

@@ -77,6 +77,9 @@ pub struct Solution<P = Marks> {
     pub outcome: Outcome,
     /// The position reached.
     pub marks: P,
+    /// Over budget: the technique whose search ran out (its lowest rating
+    /// is part of the bound).
+    pub ran_out_in: Option<&'static str>,
 }
 
 /// Solves `givens` (1..=9 a given, anything else empty) step by step.
@@ -103,6 +106,7 @@ pub fn invalid<P>(marks: P) -> Solution<P> {
         rating,
         outcome: Outcome::Invalid,
         marks,
+        ran_out_in: None,
     }
 }
 
@@ -120,6 +124,7 @@ pub fn run<P: Position>(
     let mut er: Rating10 = 0;
     let mut ep: Option<Rating10> = None;
     let mut work = Work::new(budget.work);
+    let mut ran_out_in = None;
     let outcome = loop {
         if marks.is_solved() {
             break Outcome::Solved;
@@ -134,7 +139,11 @@ pub fn run<P: Position>(
             if work.exhausted() {
                 return None;
             }
-            t.find(&marks, &mut work)
+            let found = t.find(&marks, &mut work);
+            if work.exhausted() && ran_out_in.is_none() {
+                ran_out_in = Some(t.name());
+            }
+            found
         });
         let Some(step) = found else {
             if let Some(floor) = work.ran_out {
@@ -174,5 +183,6 @@ pub fn run<P: Position>(
         rating,
         outcome,
         marks,
+        ran_out_in,
     }
 }
