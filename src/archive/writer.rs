@@ -66,21 +66,21 @@
 //! import lock file ([`super::lock`]) is given back first.
 
 use std::collections::HashSet;
-use std::io;
 use std::time::Instant;
 
 use rusqlite::{OptionalExtension, params};
 
+use super::batch::Batch;
 pub use super::dedup::Dedup;
 use super::earlier::Earlier;
 pub use super::lines::Counts;
 use super::lines::{ChunkLines, SHOWN_REJECTS};
 use super::pending::Pending;
 use super::remove::{Removal, puzzles_removed};
-use super::run::{IMPORT, Run};
+use super::run::IMPORT;
 use super::{Archive, ArchiveError};
 use crate::core::puzzle::TypeHint;
-use crate::input::{Content, Framing, Identity, Origin, PuzzleColumn, content_of};
+use crate::input::{Content, Framing, Identity, PuzzleColumn};
 use crate::pipeline::{Input, Outcome, Processed, Sink};
 use crate::record::Settings;
 
@@ -103,15 +103,6 @@ pub struct FileCounts {
 // on a 1M-line import and took about a tenth less time; a kill loses at
 // most one. Past two million puzzles they grow with the archive (see
 // [`super::Scale`]).
-
-/// Why the files of an import could not be planned.
-#[derive(Debug, thiserror::Error)]
-pub enum PlanError {
-    #[error(transparent)]
-    Archive(#[from] ArchiveError),
-    #[error("{file}: {source}")]
-    Input { file: String, source: io::Error },
-}
 
 /// What an import does with its inputs, decided before reading any.
 #[derive(Debug, Default)]
@@ -173,8 +164,9 @@ pub struct ImportWriter<'a> {
     pub import_id: i64,
     /// Earlier imports found killed, now marked `interrupted`.
     pub interrupted: Vec<i64>,
-    /// Tells later imports this one is alive.
-    run: Run,
+    /// The run (which tells later imports this one is alive) and its open
+    /// batch.
+    batch: Batch,
     pub counts: Counts,
     /// The same per input, in the order given.
     pub files: Vec<FileCounts>,
@@ -184,10 +176,6 @@ pub struct ImportWriter<'a> {
     file_ids: Vec<i64>,
     /// How the lines are read, for `file_reads.read_as`.
     settings: Settings,
-    /// When the open batch transaction began, if one is open.
-    batch_started: Option<Instant>,
-    /// Lines written in the open batch.
-    batch_lines: usize,
     /// The lookup entries of the puzzles the open batch stored, written at
     /// its commit.
     pending: Pending,
@@ -230,10 +218,10 @@ impl<'a> ImportWriter<'a> {
         // so SQLite's own checks, four lookups per line and an eighth of the
         // writing time, are off for the import; the tests check the result
         // with `foreign_key_check`. Enforcement is back on in `finish`.
-        let (run, interrupted) = Run::begin(archive, &IMPORT, arguments)?;
+        let (batch, interrupted) = Batch::begin(archive, &IMPORT, arguments)?;
         let removed_before = puzzles_removed(&archive.conn)
             .map_err(|e| ArchiveError::sql("reading what earlier runs removed", e))?;
-        let import_id = run.id;
+        let import_id = batch.run_id();
         if dedup == Dedup::Isomorphs {
             // Rows imported with --no-canonical get their form now, or an
             // isomorph of them would be stored as new.
@@ -244,14 +232,12 @@ impl<'a> ImportWriter<'a> {
             dedup,
             import_id,
             interrupted,
-            run,
+            batch,
             counts: Counts::default(),
             files: Vec::new(),
             first_rejects: Vec::new(),
             file_ids: Vec::new(),
             settings: Settings::default(),
-            batch_started: None,
-            batch_lines: 0,
             pending: Pending::new(dedup == Dedup::Isomorphs),
             started: Instant::now(),
             open: None,
@@ -271,31 +257,28 @@ impl<'a> ImportWriter<'a> {
             None => self.commit(),
         };
         // Committed or rolled back by the run's end: no batch is left open.
-        self.batch_started = None;
-        self.batch_lines = 0;
         self.pending.clear();
         self.removal.rolled_back();
-        self.run.finish(&self.archive.conn, committed, error)
+        self.batch.finish(&self.archive.conn, committed, error)
     }
 
     /// Marks the import `interrupted` after the pipeline stopped early on
     /// request: the open batch holds whole lines, so it is committed.
     pub fn interrupt(&mut self) -> Result<(), ArchiveError> {
         self.commit()?;
-        self.run.end(&self.archive.conn, "interrupted", None)
+        self.batch.end(&self.archive.conn, "interrupted")
     }
 
     /// Commits the open batch, if any: the lookup entries of its puzzles
     /// first, then the puzzles no line holds any more taken out.
     fn commit(&mut self) -> Result<(), ArchiveError> {
-        if self.batch_started.take().is_some() {
-            self.batch_lines = 0;
+        let (pending, removal, import_id) = (&mut self.pending, &mut self.removal, self.import_id);
+        let committed = self.batch.commit(&self.archive.conn, |c| {
             let e = |e| ArchiveError::sql("committing a batch", e);
-            self.pending.write(&self.archive.conn).map_err(e)?;
-            self.removal
-                .settle(&self.archive.conn, self.import_id)
-                .map_err(e)?;
-            self.archive.conn.execute_batch("COMMIT").map_err(e)?;
+            pending.write(c).map_err(e)?;
+            removal.settle(c, import_id).map_err(e)
+        })?;
+        if committed {
             self.committed = self.counts;
             if let Some(open) = &mut self.open
                 && let Some(f) = self.files.get(open.index)
@@ -316,12 +299,7 @@ impl<'a> ImportWriter<'a> {
         let Some(open) = self.open.take() else {
             return Ok(0);
         };
-        let conn = &self.archive.conn;
-        if self.batch_started.take().is_some() {
-            conn.execute_batch("ROLLBACK")
-                .map_err(|e| ArchiveError::sql("rolling back a batch", e))?;
-        }
-        self.batch_lines = 0;
+        self.batch.roll_back(&self.archive.conn)?;
         self.pending.clear();
         self.removal.rolled_back();
         let mut counts = self.committed;
@@ -344,29 +322,21 @@ impl<'a> ImportWriter<'a> {
     /// After a batch's commit: bound the WAL, let a waiting import in, and
     /// size the next batch and the cache for the archive as it is now.
     fn after_commit(&mut self) -> Result<(), ArchiveError> {
-        self.run.after_commit(self.archive, self.counts.stored)
+        self.batch.after_commit(self.archive, self.counts.stored)
     }
 
     /// Opens a batch transaction unless one is open; returns when it began.
     /// Under the write lock, sees whether another run removed puzzles
     /// since this one began.
-    fn batch(&mut self) -> Result<Instant, ArchiveError> {
-        match self.batch_started {
-            Some(t) => Ok(t),
-            None => {
-                let e = |e| ArchiveError::sql("starting a batch", e);
-                self.archive
-                    .conn
-                    .execute_batch("BEGIN IMMEDIATE")
-                    .map_err(e)?;
-                if !self.recheck_known {
-                    let removed = puzzles_removed(&self.archive.conn).map_err(e)?;
-                    let own = self.removal.removed.len() as i64;
-                    self.recheck_known = removed != self.removed_before + own;
-                }
-                Ok(*self.batch_started.insert(Instant::now()))
-            }
+    fn batch(&mut self) -> Result<(), ArchiveError> {
+        let (_, began) = self.batch.open(&self.archive.conn)?;
+        if began && !self.recheck_known {
+            let removed = puzzles_removed(&self.archive.conn)
+                .map_err(|e| ArchiveError::sql("starting a batch", e))?;
+            let own = self.removal.removed.len() as i64;
+            self.recheck_known = removed != self.removed_before + own;
         }
+        Ok(())
     }
 
     /// The chunk's outcomes, with each stored puzzle the workers found that
@@ -405,52 +375,29 @@ impl<'a> ImportWriter<'a> {
         Ok(fresh)
     }
 
-    /// Decides, before anything is read, which inputs to read: gives each
-    /// its `files` row, and leaves out (recording them as `unchanged`) the
-    /// files whose size and content hash equal those of a complete read of
-    /// an earlier finished import, read the same way; `reread` reads all.
-    /// The files are hashed before the write lock is taken, so a concurrent
-    /// import waits only for the few rows written here.
+    /// Records which inputs the run reads: gives each its `files` row (by
+    /// its identity, `identities[i]`), and leaves out, recording them as
+    /// `unchanged`, those the import side proved unchanged (`unchanged[i]`:
+    /// the content it found equal to a complete read, [`Self::complete_reads`]).
+    /// The lines are read with `settings`.
     pub fn plan(
         &mut self,
         inputs: &[Input],
+        identities: &[Identity],
+        unchanged: &[Option<Content>],
         settings: Settings,
-        reread: bool,
-    ) -> Result<Plan, PlanError> {
+    ) -> Result<Plan, ArchiveError> {
         self.settings = settings;
-        let mut identities = Vec::with_capacity(inputs.len());
-        let mut unchanged = Vec::with_capacity(inputs.len());
-        for input in inputs {
-            let file = || input.name();
-            let identity = input.origin.identity().map_err(|source| PlanError::Input {
-                file: file(),
-                source,
-            })?;
-            let same = match (&input.origin, reread) {
-                (Origin::Path(path), false) => self
-                    .unchanged_content(&identity, &input.name(), path, &input.framing)
-                    .map_err(|e| match e {
-                        Unchanged::Archive(e) => PlanError::Archive(e),
-                        Unchanged::Input(source) => PlanError::Input {
-                            file: file(),
-                            source,
-                        },
-                    })?,
-                _ => None,
-            };
-            identities.push(identity);
-            unchanged.push(same);
-        }
         let mut plan = Plan::default();
         let mut file_ids = Vec::with_capacity(inputs.len());
         self.batch()?;
         for (index, ((input, identity), same)) in
-            inputs.iter().zip(&identities).zip(unchanged).enumerate()
+            inputs.iter().zip(identities).zip(unchanged).enumerate()
         {
             let id = self.file_row(identity, &input.name())?;
             match same {
                 Some(content) => {
-                    self.record_read(id, "unchanged", &input.framing, Some(content))?;
+                    self.record_read(id, "unchanged", &input.framing, Some(*content))?;
                     plan.unchanged_bytes += content.bytes;
                     plan.unchanged.push(input.clone());
                 }
@@ -467,28 +414,25 @@ impl<'a> ImportWriter<'a> {
         Ok(plan)
     }
 
-    /// The content of `path` if it is that of a complete read of an earlier
-    /// finished import of this file, read the same way; `None` otherwise.
-    /// Hashes the file only when its size matches such a read.
-    fn unchanged_content(
+    /// The content hashes of the complete reads of the input `identity`
+    /// (spelled `name`) that were `bytes` long, read as `framing` and
+    /// `settings` read it, by finished imports, and neither read again nor
+    /// taken out since: was this identity, size and read-as read
+    /// completely? Empty when not. Whether the file is unchanged is the
+    /// import side's to prove (its hash against these).
+    pub fn complete_reads(
         &self,
         identity: &Identity,
         name: &str,
-        path: &std::path::Path,
+        bytes: u64,
         framing: &Framing,
-    ) -> Result<Option<Content>, Unchanged> {
+        settings: Settings,
+    ) -> Result<HashSet<String>, ArchiveError> {
         let Some(id) = self.find_file(identity, name)? else {
-            return Ok(None);
+            return Ok(HashSet::new());
         };
-        let meta = std::fs::metadata(path).map_err(Unchanged::Input)?;
-        // A pipe or a device is known only by reading it, which consumes it.
-        if !meta.is_file() {
-            return Ok(None);
-        }
-        let size = meta.len();
-        let e = |e| Unchanged::Archive(ArchiveError::sql("looking up earlier reads of a file", e));
-        let hashes: HashSet<String> = self
-            .archive
+        let e = |e| ArchiveError::sql("looking up earlier reads of a file", e);
+        self.archive
             .conn
             .prepare_cached(
                 "SELECT r.content_hash FROM file_reads AS r JOIN imports AS i ON i.id = r.import_id
@@ -502,17 +446,12 @@ impl<'a> ImportWriter<'a> {
             )
             .map_err(e)?
             .query_map(
-                params![id, size, read_as(framing, self.settings, self.dedup)],
+                params![id, bytes, read_as(framing, settings, self.dedup)],
                 |r| r.get(0),
             )
             .map_err(e)?
             .collect::<Result<_, _>>()
-            .map_err(e)?;
-        if hashes.is_empty() {
-            return Ok(None);
-        }
-        let content = content_of(path).map_err(Unchanged::Input)?;
-        Ok((content.bytes == size && hashes.contains(&content.hash_hex())).then_some(content))
+            .map_err(e)
     }
 
     /// The `files` row of an input, if it has one: for a file, the row of
@@ -643,7 +582,7 @@ impl<'a> ImportWriter<'a> {
     }
 
     fn write_chunk(&mut self, name: &str, file_id: i64, p: &Processed) -> Result<(), ArchiveError> {
-        let batch_started = self.batch()?;
+        self.batch()?;
         let fresh = self.fresh_outcomes(p)?;
         let outcomes = fresh.as_deref().unwrap_or(&p.outcomes);
         let tx = &self.archive.conn;
@@ -675,7 +614,7 @@ impl<'a> ImportWriter<'a> {
             None => lines,
         };
         let (c, shown) = lines.write(outcomes)?;
-        super::run::write_counts(tx, self.import_id, c).map_err(e)?;
+        self.batch.write_counts(tx, c)?;
         for line in shown {
             if self.first_rejects.len() < SHOWN_REJECTS {
                 self.first_rejects.push(line);
@@ -689,9 +628,8 @@ impl<'a> ImportWriter<'a> {
             }
         }
         self.counts = c;
-        self.batch_lines += p.chunk.items.len();
-        let scale = self.run.scale();
-        if self.batch_lines >= scale.lines || batch_started.elapsed() >= scale.time {
+        self.batch.add(p.chunk.items.len());
+        if self.batch.full() {
             self.commit()?;
             self.after_commit()?;
         }
@@ -770,7 +708,7 @@ impl Sink for ImportWriter<'_> {
 
     /// An open batch must close [`super::Scale::time`] after it began.
     fn deadline(&self) -> Option<Instant> {
-        self.batch_started.map(|t| t + self.run.scale().time)
+        self.batch.deadline()
     }
 
     /// The next chunk is late (slow lines, a slow reader): the open batch
@@ -779,17 +717,5 @@ impl Sink for ImportWriter<'_> {
     fn idle(&mut self) -> Result<(), ArchiveError> {
         self.commit()?;
         self.after_commit()
-    }
-}
-
-/// Why [`ImportWriter::unchanged_content`] could not tell.
-enum Unchanged {
-    Archive(ArchiveError),
-    Input(io::Error),
-}
-
-impl From<ArchiveError> for Unchanged {
-    fn from(e: ArchiveError) -> Unchanged {
-        Unchanged::Archive(e)
     }
 }
