@@ -1,69 +1,10 @@
-//! Writing one import: the `imports` row, then the processed chunks in batch
-//! transactions (puzzles, provenance, rejects and the running counts
-//! together), so a killed run leaves only whole batches and counts that
-//! match them. Deduplication is by key (`puzzles_by_key`, and the keys the
-//! open batch took, held in `Pending` and written sorted at its commit:
-//! `archive::lines`); a key held by other givens (a hash collision) is
-//! stepped past, never merged.
-//!
-//! A run ends in one of three ways, each recorded in its `imports` row with
-//! its counts and `finished_at`: `finished` ([`ImportWriter::finish`] without
-//! an error: the open batch committed), `failed` (with the error: the open
-//! batch rolled back), or `interrupted` ([`ImportWriter::interrupt`], when a
-//! signal stopped the pipeline: the open batch, whole chunks of whole lines,
-//! committed, so the archive holds a prefix of the input that a re-run
-//! completes). A run killed outright keeps `running` until a later import
-//! marks it `interrupted` ([`super::lock`]).
-//!
-//! Files: each input is one `files` row by its [`Identity`] (a file's
-//! canonical path, standard input's name), whatever its spelling. Before
-//! anything is read, [`ImportWriter::plan`] finds the files whose content
-//! an earlier *finished* import read to the end, the same way: their size
-//! is compared first (cheap), then the whole file is hashed (the proof;
-//! a timestamp never is), and an equal hash skips the file unread, recorded
-//! as `unchanged` in `file_reads`. Every file read gets its `file_reads`
-//! row in the batch of its first lines, and its size, hash and `complete`
-//! in the batch of its last: the hash is taken from the bytes as they were
-//! read ([`crate::input::Hashing`]), so it is the hash of exactly what was
-//! parsed, at no extra read. A killed or failed import's reads never make a
-//! later one skip a file: its status is not `finished`; nor does a complete
-//! read that a later read of the file, or a removal of its rows, followed.
-//!
-//! A file read again leaves the archive as a clean import of it as it is
-//! now: each line's new row is compared with the rows earlier reads left
-//! for it ([`super::earlier`], only for the lines up to the last such row),
-//! those it differs from are superseded, and so are the rows past the
-//! file's new end; a read that fails ([`ImportWriter::discard_read`]: a
-//! compressed file's checksum failing after its garbage was committed, a
-//! file that changed while it was read) takes back everything it wrote.
-//! A puzzle no line holds any more goes at the batch's commit, with its
-//! lookup entries ([`super::remove`]). A puzzle the workers found before
-//! it went is looked at again before a line names it.
-//!
-//! A batch holds the archive's write lock from its first chunk to its
-//! commit, which comes at most [`super::Scale::time`] after it began: also while no
-//! chunk comes (the pipeline's [`Sink::idle`]), so other writers never wait
-//! on slow lines.
-//!
-//! Batches and the page cache are sized for the archive ([`super::Scale`],
-//! kept by the run as a merge's: [`super::run`]): at the start from its
-//! puzzles, after each commit from those and the ones stored since. Into
-//! an archive of millions of puzzles a batch changes nearly every page of
-//! the two lookup tables whatever its size, so it takes an eighth of the
-//! archive's puzzles, and the cache grows to hold both tables (up to the
-//! bound, [`super::Tuning::cache_mib`]).
-//!
-//! The WAL stays bounded beside readers, as after a merge's batches: see
-//! [`super::run`] (between batches).
-//!
-//! The writer draws nothing: it reports what it has written (the public
-//! [`ImportWriter::counts`], [`ImportWriter::elapsed`], and
-//! [`Plan::unchanged_bytes`] for the files left unread), and the CLI, which
-//! wraps it in its own [`Sink`], draws the progress bar from them.
-//!
-//! A failed run is recorded as `failed` with its error even on a full
-//! disk: if the WAL has no room for that row, the reserve held by the
-//! import lock file ([`super::lock`]) is given back first.
+//! Writing one import: the `imports` row, files and their reads, then the
+//! processed chunks in batch transactions ([`super::batch::Batch`]:
+//! puzzles, provenance, rejects and the running counts together), a file
+//! read again superseding what its earlier reads left, a failed read taken
+//! back. It must not read input files: which are unchanged is the import
+//! side's to prove ([`ImportWriter::complete_reads`] answers what was read
+//! completely). Design notes: docs/architecture.md, "src/archive/writer.rs".
 
 use std::collections::HashSet;
 use std::time::Instant;
