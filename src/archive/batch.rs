@@ -56,6 +56,11 @@ impl Batch {
         self.run.scale()
     }
 
+    /// When the open batch began, if one is open.
+    pub fn started(&self) -> Option<Instant> {
+        self.started
+    }
+
     /// Opens a batch transaction unless one is open. Returns when it began
     /// and whether it began now.
     pub fn open(&mut self, conn: &Connection) -> Result<(Instant, bool), ArchiveError> {
@@ -88,19 +93,21 @@ impl Batch {
     }
 
     /// Commits the open batch, if any, after `before` (what must go in
-    /// with it: lookup entries, removals); returns whether one was open.
+    /// with it: lookup entries, removals, counts); returns whether one was
+    /// open. A batch whose `before` or commit failed is no longer open
+    /// here: the run's end rolls it back.
     pub fn commit(
         &mut self,
         conn: &Connection,
-        before: impl FnOnce(&Connection) -> rusqlite::Result<()>,
+        before: impl FnOnce(&Connection) -> Result<(), ArchiveError>,
     ) -> Result<bool, ArchiveError> {
         if self.started.take().is_none() {
             return Ok(false);
         }
         self.lines = 0;
-        let e = |e| ArchiveError::sql("committing a batch", e);
-        before(conn).map_err(e)?;
-        conn.execute_batch("COMMIT").map_err(e)?;
+        before(conn)?;
+        conn.execute_batch("COMMIT")
+            .map_err(|e| ArchiveError::sql("committing a batch", e))?;
         Ok(true)
     }
 
@@ -109,6 +116,16 @@ impl Batch {
     pub fn forget(&mut self) {
         self.started = None;
         self.lines = 0;
+    }
+
+    /// Rolls the open batch back, if one is open.
+    pub fn roll_back(&mut self, conn: &Connection) -> Result<(), ArchiveError> {
+        self.lines = 0;
+        if self.started.take().is_some() {
+            conn.execute_batch("ROLLBACK")
+                .map_err(|e| ArchiveError::sql("rolling back a batch", e))?;
+        }
+        Ok(())
     }
 
     /// After a commit: bounds the WAL, lets a waiting import in, and sizes

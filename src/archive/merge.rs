@@ -84,16 +84,17 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::batch::Batch;
 use super::borrowed::Borrowed;
 use super::dedup::{Dedup, Dedupe, Place, Sought};
 use super::lines::Counts;
 use super::pending::Pending;
 use super::puzzle_row::{self, INSERT_PUZZLE, Puzzle};
-use super::run::{MERGE, Run};
+use super::run::MERGE;
 use super::{Archive, ArchiveError, Found, beside, inspect, open_read_only, schema};
 use crate::core::canon;
 use crate::core::puzzle::PuzzleType;
@@ -273,9 +274,8 @@ pub struct MergeRun<'a> {
     pub batch_puzzles: Option<i64>,
     /// The last row committed, once one is.
     pub reached: Option<Reached>,
-    run: Run,
-    /// When the open batch transaction began, if one is open.
-    batch_started: Option<Instant>,
+    /// The run and its open batch.
+    batch: Batch,
     /// The lookup entries of the puzzles the open batch stored, written at
     /// its commit.
     pending: Pending,
@@ -292,6 +292,11 @@ pub struct MergeRun<'a> {
     /// ([`schema::SOURCES_BY_LINE`]): copied row by row it cost a tenth of
     /// a merge's instructions.
     index_after: bool,
+}
+
+/// The run's counts, written into its row in the batch about to commit.
+fn batch_counts(conn: &Connection, merge_id: i64, counts: Counts) -> Result<(), ArchiveError> {
+    super::run::write_counts(conn, merge_id, counts).map_err(sql("writing a batch"))
 }
 
 fn sql(what: &'static str) -> impl Fn(rusqlite::Error) -> ArchiveError {
@@ -316,8 +321,8 @@ impl<'a> MergeRun<'a> {
     ) -> Result<MergeRun<'a>, ArchiveError> {
         // As the import does (see `writer`): every reference is to a row
         // just read or written; the tests check `foreign_key_check`.
-        let (run, interrupted) = Run::begin(out, &MERGE, arguments)?;
-        let merge_id = run.id;
+        let (batch, interrupted) = Batch::begin(out, &MERGE, arguments)?;
+        let merge_id = batch.run_id();
         if dedup == Dedup::Isomorphs {
             super::canonical::fill_missing(&out.conn)?;
         }
@@ -331,8 +336,7 @@ impl<'a> MergeRun<'a> {
             interrupted,
             batch_puzzles: None,
             reached: None,
-            run,
-            batch_started: None,
+            batch,
             pending: Pending::new(dedup == Dedup::Isomorphs),
             batch_time: None,
             key_of: crate::record::key_of,
@@ -356,46 +360,34 @@ impl<'a> MergeRun<'a> {
     /// Whether the open batch takes no further row: a stop was asked for,
     /// or it holds rows (`holds_rows`) and its time is up.
     fn batch_ends(&self, holds_rows: bool) -> bool {
-        let time = self.batch_time.unwrap_or(self.run.scale().time);
-        self.stopping() || (holds_rows && self.batch_started.is_some_and(|t| t.elapsed() >= time))
+        let time = self.batch_time.unwrap_or(self.batch.scale().time);
+        self.stopping() || (holds_rows && self.batch.started().is_some_and(|t| t.elapsed() >= time))
     }
 
     /// Puzzles per batch: an eighth of the output's, at least
     /// [`super::BATCH_LINES`] ([`super::Scale`]), unless set for a test.
     fn puzzles_per_batch(&self) -> i64 {
         self.batch_puzzles
-            .unwrap_or_else(|| i64::try_from(self.run.scale().lines).unwrap_or(i64::MAX))
+            .unwrap_or_else(|| i64::try_from(self.batch.scale().lines).unwrap_or(i64::MAX))
     }
 
     fn batch(&mut self) -> Result<(), ArchiveError> {
-        if self.batch_started.is_none() {
-            self.out
-                .conn
-                .execute_batch("BEGIN IMMEDIATE")
-                .map_err(sql("starting a batch"))?;
-            self.batch_started = Some(Instant::now());
-        }
-        Ok(())
+        self.batch.open(&self.out.conn).map(|_| ())
     }
 
     /// Commits the open batch with its lookup entries and the run's
     /// counts, then lets a waiting import in and sizes the next batch and
     /// the cache for the output as it is now.
     fn commit(&mut self) -> Result<(), ArchiveError> {
-        if self.batch_started.is_none() {
+        let (pending, batch, counts) = (&mut self.pending, &mut self.batch, self.counts);
+        let committed = batch.commit(&self.out.conn, |c| {
+            pending.write(c).map_err(sql("committing a batch"))?;
+            batch_counts(c, self.merge_id, counts)
+        })?;
+        if !committed {
             return Ok(());
         }
-        self.pending
-            .write(&self.out.conn)
-            .map_err(sql("committing a batch"))?;
-        super::run::write_counts(&self.out.conn, self.merge_id, self.counts)
-            .map_err(sql("writing a batch"))?;
-        self.batch_started = None;
-        self.out
-            .conn
-            .execute_batch("COMMIT")
-            .map_err(sql("committing a batch"))?;
-        self.run.after_commit(self.out, self.counts.stored)
+        self.batch.after_commit(self.out, self.counts.stored)
     }
 
     /// Folds one input in; [`Ended::Stopped`] when a stop was asked for
@@ -438,9 +430,8 @@ impl<'a> MergeRun<'a> {
             Some(_) => Ok(()),
         };
         // Committed or rolled back by the run's end: no batch is left open.
-        self.batch_started = None;
         self.pending.clear();
-        let ended = self.run.finish(&self.out.conn, committed, error);
+        let ended = self.batch.finish(&self.out.conn, committed, error);
         // After the run's end, in a transaction of its own. Should it fail
         // (a full disk), the next opening for writing builds it.
         let indexed = self.build_index();
@@ -451,7 +442,7 @@ impl<'a> MergeRun<'a> {
     /// if any, holds whole rows, so it is committed with the counts.
     pub fn interrupt(&mut self) -> Result<(), ArchiveError> {
         self.commit()?;
-        self.run.end(&self.out.conn, "interrupted", None)?;
+        self.batch.end(&self.out.conn, "interrupted")?;
         self.build_index()
     }
 

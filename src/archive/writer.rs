@@ -1,86 +1,27 @@
-//! Writing one import: the `imports` row, then the processed chunks in batch
-//! transactions (puzzles, provenance, rejects and the running counts
-//! together), so a killed run leaves only whole batches and counts that
-//! match them. Deduplication is by key (`puzzles_by_key`, and the keys the
-//! open batch took, held in `Pending` and written sorted at its commit:
-//! `archive::lines`); a key held by other givens (a hash collision) is
-//! stepped past, never merged.
-//!
-//! A run ends in one of three ways, each recorded in its `imports` row with
-//! its counts and `finished_at`: `finished` ([`ImportWriter::finish`] without
-//! an error: the open batch committed), `failed` (with the error: the open
-//! batch rolled back), or `interrupted` ([`ImportWriter::interrupt`], when a
-//! signal stopped the pipeline: the open batch, whole chunks of whole lines,
-//! committed, so the archive holds a prefix of the input that a re-run
-//! completes). A run killed outright keeps `running` until a later import
-//! marks it `interrupted` ([`super::lock`]).
-//!
-//! Files: each input is one `files` row by its [`Identity`] (a file's
-//! canonical path, standard input's name), whatever its spelling. Before
-//! anything is read, [`ImportWriter::plan`] finds the files whose content
-//! an earlier *finished* import read to the end, the same way: their size
-//! is compared first (cheap), then the whole file is hashed (the proof;
-//! a timestamp never is), and an equal hash skips the file unread, recorded
-//! as `unchanged` in `file_reads`. Every file read gets its `file_reads`
-//! row in the batch of its first lines, and its size, hash and `complete`
-//! in the batch of its last: the hash is taken from the bytes as they were
-//! read ([`crate::input::Hashing`]), so it is the hash of exactly what was
-//! parsed, at no extra read. A killed or failed import's reads never make a
-//! later one skip a file: its status is not `finished`; nor does a complete
-//! read that a later read of the file, or a removal of its rows, followed.
-//!
-//! A file read again leaves the archive as a clean import of it as it is
-//! now: each line's new row is compared with the rows earlier reads left
-//! for it ([`super::earlier`], only for the lines up to the last such row),
-//! those it differs from are superseded, and so are the rows past the
-//! file's new end; a read that fails ([`ImportWriter::discard_read`]: a
-//! compressed file's checksum failing after its garbage was committed, a
-//! file that changed while it was read) takes back everything it wrote.
-//! A puzzle no line holds any more goes at the batch's commit, with its
-//! lookup entries ([`super::remove`]). A puzzle the workers found before
-//! it went is looked at again before a line names it.
-//!
-//! A batch holds the archive's write lock from its first chunk to its
-//! commit, which comes at most [`super::Scale::time`] after it began: also while no
-//! chunk comes (the pipeline's [`Sink::idle`]), so other writers never wait
-//! on slow lines.
-//!
-//! Batches and the page cache are sized for the archive ([`super::Scale`],
-//! kept by the run as a merge's: [`super::run`]): at the start from its
-//! puzzles, after each commit from those and the ones stored since. Into
-//! an archive of millions of puzzles a batch changes nearly every page of
-//! the two lookup tables whatever its size, so it takes an eighth of the
-//! archive's puzzles, and the cache grows to hold both tables (up to the
-//! bound, [`super::Tuning::cache_mib`]).
-//!
-//! The WAL stays bounded beside readers, as after a merge's batches: see
-//! [`super::run`] (between batches).
-//!
-//! The writer draws nothing: it reports what it has written (the public
-//! [`ImportWriter::counts`], [`ImportWriter::elapsed`], and
-//! [`Plan::unchanged_bytes`] for the files left unread), and the CLI, which
-//! wraps it in its own [`Sink`], draws the progress bar from them.
-//!
-//! A failed run is recorded as `failed` with its error even on a full
-//! disk: if the WAL has no room for that row, the reserve held by the
-//! import lock file ([`super::lock`]) is given back first.
+//! Writing one import: the `imports` row, files and their reads, then the
+//! processed chunks in batch transactions ([`super::batch::Batch`]:
+//! puzzles, provenance, rejects and the running counts together), a file
+//! read again superseding what its earlier reads left, a failed read taken
+//! back. It must not read input files: which are unchanged is the import
+//! side's to prove ([`ImportWriter::complete_reads`] answers what was read
+//! completely). Design notes: docs/architecture.md, "src/archive/writer.rs".
 
 use std::collections::HashSet;
-use std::io;
 use std::time::Instant;
 
 use rusqlite::{OptionalExtension, params};
 
+use super::batch::Batch;
 pub use super::dedup::Dedup;
 use super::earlier::Earlier;
 pub use super::lines::Counts;
 use super::lines::{ChunkLines, SHOWN_REJECTS};
 use super::pending::Pending;
 use super::remove::{Removal, puzzles_removed};
-use super::run::{IMPORT, Run};
+use super::run::IMPORT;
 use super::{Archive, ArchiveError};
 use crate::core::puzzle::TypeHint;
-use crate::input::{Content, Framing, Identity, Origin, PuzzleColumn, content_of};
+use crate::input::{Content, Framing, Identity, PuzzleColumn};
 use crate::pipeline::{Input, Outcome, Processed, Sink};
 use crate::record::Settings;
 
@@ -103,15 +44,6 @@ pub struct FileCounts {
 // on a 1M-line import and took about a tenth less time; a kill loses at
 // most one. Past two million puzzles they grow with the archive (see
 // [`super::Scale`]).
-
-/// Why the files of an import could not be planned.
-#[derive(Debug, thiserror::Error)]
-pub enum PlanError {
-    #[error(transparent)]
-    Archive(#[from] ArchiveError),
-    #[error("{file}: {source}")]
-    Input { file: String, source: io::Error },
-}
 
 /// What an import does with its inputs, decided before reading any.
 #[derive(Debug, Default)]
@@ -173,8 +105,9 @@ pub struct ImportWriter<'a> {
     pub import_id: i64,
     /// Earlier imports found killed, now marked `interrupted`.
     pub interrupted: Vec<i64>,
-    /// Tells later imports this one is alive.
-    run: Run,
+    /// The run (which tells later imports this one is alive) and its open
+    /// batch.
+    batch: Batch,
     pub counts: Counts,
     /// The same per input, in the order given.
     pub files: Vec<FileCounts>,
@@ -184,10 +117,6 @@ pub struct ImportWriter<'a> {
     file_ids: Vec<i64>,
     /// How the lines are read, for `file_reads.read_as`.
     settings: Settings,
-    /// When the open batch transaction began, if one is open.
-    batch_started: Option<Instant>,
-    /// Lines written in the open batch.
-    batch_lines: usize,
     /// The lookup entries of the puzzles the open batch stored, written at
     /// its commit.
     pending: Pending,
@@ -230,10 +159,10 @@ impl<'a> ImportWriter<'a> {
         // so SQLite's own checks, four lookups per line and an eighth of the
         // writing time, are off for the import; the tests check the result
         // with `foreign_key_check`. Enforcement is back on in `finish`.
-        let (run, interrupted) = Run::begin(archive, &IMPORT, arguments)?;
+        let (batch, interrupted) = Batch::begin(archive, &IMPORT, arguments)?;
         let removed_before = puzzles_removed(&archive.conn)
             .map_err(|e| ArchiveError::sql("reading what earlier runs removed", e))?;
-        let import_id = run.id;
+        let import_id = batch.run_id();
         if dedup == Dedup::Isomorphs {
             // Rows imported with --no-canonical get their form now, or an
             // isomorph of them would be stored as new.
@@ -244,14 +173,12 @@ impl<'a> ImportWriter<'a> {
             dedup,
             import_id,
             interrupted,
-            run,
+            batch,
             counts: Counts::default(),
             files: Vec::new(),
             first_rejects: Vec::new(),
             file_ids: Vec::new(),
             settings: Settings::default(),
-            batch_started: None,
-            batch_lines: 0,
             pending: Pending::new(dedup == Dedup::Isomorphs),
             started: Instant::now(),
             open: None,
@@ -271,31 +198,28 @@ impl<'a> ImportWriter<'a> {
             None => self.commit(),
         };
         // Committed or rolled back by the run's end: no batch is left open.
-        self.batch_started = None;
-        self.batch_lines = 0;
         self.pending.clear();
         self.removal.rolled_back();
-        self.run.finish(&self.archive.conn, committed, error)
+        self.batch.finish(&self.archive.conn, committed, error)
     }
 
     /// Marks the import `interrupted` after the pipeline stopped early on
     /// request: the open batch holds whole lines, so it is committed.
     pub fn interrupt(&mut self) -> Result<(), ArchiveError> {
         self.commit()?;
-        self.run.end(&self.archive.conn, "interrupted", None)
+        self.batch.end(&self.archive.conn, "interrupted")
     }
 
     /// Commits the open batch, if any: the lookup entries of its puzzles
     /// first, then the puzzles no line holds any more taken out.
     fn commit(&mut self) -> Result<(), ArchiveError> {
-        if self.batch_started.take().is_some() {
-            self.batch_lines = 0;
+        let (pending, removal, import_id) = (&mut self.pending, &mut self.removal, self.import_id);
+        let committed = self.batch.commit(&self.archive.conn, |c| {
             let e = |e| ArchiveError::sql("committing a batch", e);
-            self.pending.write(&self.archive.conn).map_err(e)?;
-            self.removal
-                .settle(&self.archive.conn, self.import_id)
-                .map_err(e)?;
-            self.archive.conn.execute_batch("COMMIT").map_err(e)?;
+            pending.write(c).map_err(e)?;
+            removal.settle(c, import_id).map_err(e)
+        })?;
+        if committed {
             self.committed = self.counts;
             if let Some(open) = &mut self.open
                 && let Some(f) = self.files.get(open.index)
@@ -316,12 +240,7 @@ impl<'a> ImportWriter<'a> {
         let Some(open) = self.open.take() else {
             return Ok(0);
         };
-        let conn = &self.archive.conn;
-        if self.batch_started.take().is_some() {
-            conn.execute_batch("ROLLBACK")
-                .map_err(|e| ArchiveError::sql("rolling back a batch", e))?;
-        }
-        self.batch_lines = 0;
+        self.batch.roll_back(&self.archive.conn)?;
         self.pending.clear();
         self.removal.rolled_back();
         let mut counts = self.committed;
@@ -344,29 +263,21 @@ impl<'a> ImportWriter<'a> {
     /// After a batch's commit: bound the WAL, let a waiting import in, and
     /// size the next batch and the cache for the archive as it is now.
     fn after_commit(&mut self) -> Result<(), ArchiveError> {
-        self.run.after_commit(self.archive, self.counts.stored)
+        self.batch.after_commit(self.archive, self.counts.stored)
     }
 
     /// Opens a batch transaction unless one is open; returns when it began.
     /// Under the write lock, sees whether another run removed puzzles
     /// since this one began.
-    fn batch(&mut self) -> Result<Instant, ArchiveError> {
-        match self.batch_started {
-            Some(t) => Ok(t),
-            None => {
-                let e = |e| ArchiveError::sql("starting a batch", e);
-                self.archive
-                    .conn
-                    .execute_batch("BEGIN IMMEDIATE")
-                    .map_err(e)?;
-                if !self.recheck_known {
-                    let removed = puzzles_removed(&self.archive.conn).map_err(e)?;
-                    let own = self.removal.removed.len() as i64;
-                    self.recheck_known = removed != self.removed_before + own;
-                }
-                Ok(*self.batch_started.insert(Instant::now()))
-            }
+    fn batch(&mut self) -> Result<(), ArchiveError> {
+        let (_, began) = self.batch.open(&self.archive.conn)?;
+        if began && !self.recheck_known {
+            let removed = puzzles_removed(&self.archive.conn)
+                .map_err(|e| ArchiveError::sql("starting a batch", e))?;
+            let own = self.removal.removed.len() as i64;
+            self.recheck_known = removed != self.removed_before + own;
         }
+        Ok(())
     }
 
     /// The chunk's outcomes, with each stored puzzle the workers found that
@@ -405,52 +316,29 @@ impl<'a> ImportWriter<'a> {
         Ok(fresh)
     }
 
-    /// Decides, before anything is read, which inputs to read: gives each
-    /// its `files` row, and leaves out (recording them as `unchanged`) the
-    /// files whose size and content hash equal those of a complete read of
-    /// an earlier finished import, read the same way; `reread` reads all.
-    /// The files are hashed before the write lock is taken, so a concurrent
-    /// import waits only for the few rows written here.
+    /// Records which inputs the run reads: gives each its `files` row (by
+    /// its identity, `identities[i]`), and leaves out, recording them as
+    /// `unchanged`, those the import side proved unchanged (`unchanged[i]`:
+    /// the content it found equal to a complete read, [`Self::complete_reads`]).
+    /// The lines are read with `settings`.
     pub fn plan(
         &mut self,
         inputs: &[Input],
+        identities: &[Identity],
+        unchanged: &[Option<Content>],
         settings: Settings,
-        reread: bool,
-    ) -> Result<Plan, PlanError> {
+    ) -> Result<Plan, ArchiveError> {
         self.settings = settings;
-        let mut identities = Vec::with_capacity(inputs.len());
-        let mut unchanged = Vec::with_capacity(inputs.len());
-        for input in inputs {
-            let file = || input.name();
-            let identity = input.origin.identity().map_err(|source| PlanError::Input {
-                file: file(),
-                source,
-            })?;
-            let same = match (&input.origin, reread) {
-                (Origin::Path(path), false) => self
-                    .unchanged_content(&identity, &input.name(), path, &input.framing)
-                    .map_err(|e| match e {
-                        Unchanged::Archive(e) => PlanError::Archive(e),
-                        Unchanged::Input(source) => PlanError::Input {
-                            file: file(),
-                            source,
-                        },
-                    })?,
-                _ => None,
-            };
-            identities.push(identity);
-            unchanged.push(same);
-        }
         let mut plan = Plan::default();
         let mut file_ids = Vec::with_capacity(inputs.len());
         self.batch()?;
         for (index, ((input, identity), same)) in
-            inputs.iter().zip(&identities).zip(unchanged).enumerate()
+            inputs.iter().zip(identities).zip(unchanged).enumerate()
         {
             let id = self.file_row(identity, &input.name())?;
             match same {
                 Some(content) => {
-                    self.record_read(id, "unchanged", &input.framing, Some(content))?;
+                    self.record_read(id, "unchanged", &input.framing, Some(*content))?;
                     plan.unchanged_bytes += content.bytes;
                     plan.unchanged.push(input.clone());
                 }
@@ -467,28 +355,25 @@ impl<'a> ImportWriter<'a> {
         Ok(plan)
     }
 
-    /// The content of `path` if it is that of a complete read of an earlier
-    /// finished import of this file, read the same way; `None` otherwise.
-    /// Hashes the file only when its size matches such a read.
-    fn unchanged_content(
+    /// The content hashes of the complete reads of the input `identity`
+    /// (spelled `name`) that were `bytes` long, read as `framing` and
+    /// `settings` read it, by finished imports, and neither read again nor
+    /// taken out since: was this identity, size and read-as read
+    /// completely? Empty when not. Whether the file is unchanged is the
+    /// import side's to prove (its hash against these).
+    pub fn complete_reads(
         &self,
         identity: &Identity,
         name: &str,
-        path: &std::path::Path,
+        bytes: u64,
         framing: &Framing,
-    ) -> Result<Option<Content>, Unchanged> {
+        settings: Settings,
+    ) -> Result<HashSet<String>, ArchiveError> {
         let Some(id) = self.find_file(identity, name)? else {
-            return Ok(None);
+            return Ok(HashSet::new());
         };
-        let meta = std::fs::metadata(path).map_err(Unchanged::Input)?;
-        // A pipe or a device is known only by reading it, which consumes it.
-        if !meta.is_file() {
-            return Ok(None);
-        }
-        let size = meta.len();
-        let e = |e| Unchanged::Archive(ArchiveError::sql("looking up earlier reads of a file", e));
-        let hashes: HashSet<String> = self
-            .archive
+        let e = |e| ArchiveError::sql("looking up earlier reads of a file", e);
+        self.archive
             .conn
             .prepare_cached(
                 "SELECT r.content_hash FROM file_reads AS r JOIN imports AS i ON i.id = r.import_id
@@ -502,17 +387,12 @@ impl<'a> ImportWriter<'a> {
             )
             .map_err(e)?
             .query_map(
-                params![id, size, read_as(framing, self.settings, self.dedup)],
+                params![id, bytes, read_as(framing, settings, self.dedup)],
                 |r| r.get(0),
             )
             .map_err(e)?
             .collect::<Result<_, _>>()
-            .map_err(e)?;
-        if hashes.is_empty() {
-            return Ok(None);
-        }
-        let content = content_of(path).map_err(Unchanged::Input)?;
-        Ok((content.bytes == size && hashes.contains(&content.hash_hex())).then_some(content))
+            .map_err(e)
     }
 
     /// The `files` row of an input, if it has one: for a file, the row of
@@ -643,7 +523,7 @@ impl<'a> ImportWriter<'a> {
     }
 
     fn write_chunk(&mut self, name: &str, file_id: i64, p: &Processed) -> Result<(), ArchiveError> {
-        let batch_started = self.batch()?;
+        self.batch()?;
         let fresh = self.fresh_outcomes(p)?;
         let outcomes = fresh.as_deref().unwrap_or(&p.outcomes);
         let tx = &self.archive.conn;
@@ -675,7 +555,7 @@ impl<'a> ImportWriter<'a> {
             None => lines,
         };
         let (c, shown) = lines.write(outcomes)?;
-        super::run::write_counts(tx, self.import_id, c).map_err(e)?;
+        self.batch.write_counts(tx, c)?;
         for line in shown {
             if self.first_rejects.len() < SHOWN_REJECTS {
                 self.first_rejects.push(line);
@@ -689,9 +569,8 @@ impl<'a> ImportWriter<'a> {
             }
         }
         self.counts = c;
-        self.batch_lines += p.chunk.items.len();
-        let scale = self.run.scale();
-        if self.batch_lines >= scale.lines || batch_started.elapsed() >= scale.time {
+        self.batch.add(p.chunk.items.len());
+        if self.batch.full() {
             self.commit()?;
             self.after_commit()?;
         }
@@ -770,7 +649,7 @@ impl Sink for ImportWriter<'_> {
 
     /// An open batch must close [`super::Scale::time`] after it began.
     fn deadline(&self) -> Option<Instant> {
-        self.batch_started.map(|t| t + self.run.scale().time)
+        self.batch.deadline()
     }
 
     /// The next chunk is late (slow lines, a slow reader): the open batch
@@ -779,17 +658,5 @@ impl Sink for ImportWriter<'_> {
     fn idle(&mut self) -> Result<(), ArchiveError> {
         self.commit()?;
         self.after_commit()
-    }
-}
-
-/// Why [`ImportWriter::unchanged_content`] could not tell.
-enum Unchanged {
-    Archive(ArchiveError),
-    Input(io::Error),
-}
-
-impl From<ArchiveError> for Unchanged {
-    fn from(e: ArchiveError) -> Unchanged {
-        Unchanged::Archive(e)
     }
 }

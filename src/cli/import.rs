@@ -20,7 +20,7 @@ use super::{DbArg, EXIT_REJECTS, InputArgs, thousands};
 use crate::archive::lock::Killed;
 use crate::archive::writer::{Counts, Dedup, ImportWriter, Plan};
 use crate::archive::{Archive, ArchiveError, Tuning};
-use crate::input::{Content, Framing};
+use crate::input::{Content, Framing, Identity, Origin, content_of};
 use crate::pipeline::{self, Input, Options, Processed, RunError, Settings, Sink, Stored};
 use crate::progress::Progress;
 
@@ -250,6 +250,68 @@ impl Sink for Drawn<'_, '_> {
     }
 }
 
+/// Why the files of an import could not be planned.
+#[derive(Debug, thiserror::Error)]
+enum PlanError {
+    #[error(transparent)]
+    Archive(#[from] ArchiveError),
+    #[error("{file}: {source}")]
+    Input {
+        file: String,
+        source: std::io::Error,
+    },
+}
+
+/// Before anything is read: each input's identity, and the content of
+/// those whose content an earlier finished import read completely, read
+/// the same way (unless `reread`). A file's size is compared first
+/// (cheap), then the whole file is hashed (the proof; a timestamp never
+/// is). The files are hashed before the write lock is taken, so a
+/// concurrent import waits only for the few rows the plan writes.
+fn unchanged_inputs(
+    writer: &ImportWriter<'_>,
+    inputs: &[Input],
+    settings: Settings,
+    reread: bool,
+) -> Result<(Vec<Identity>, Vec<Option<Content>>), PlanError> {
+    let mut identities = Vec::with_capacity(inputs.len());
+    let mut unchanged = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        let failed = |source| PlanError::Input {
+            file: input.name(),
+            source,
+        };
+        let identity = input.origin.identity().map_err(failed)?;
+        let same = match (&input.origin, reread) {
+            (Origin::Path(path), false) => {
+                let meta = std::fs::metadata(path).map_err(failed)?;
+                // A pipe or a device is known only by reading it, which consumes it.
+                let hashes = match meta.is_file() {
+                    true => writer.complete_reads(
+                        &identity,
+                        &input.name(),
+                        meta.len(),
+                        &input.framing,
+                        settings,
+                    )?,
+                    false => Default::default(),
+                };
+                if hashes.is_empty() {
+                    None
+                } else {
+                    let content = content_of(path).map_err(failed)?;
+                    (content.bytes == meta.len() && hashes.contains(&content.hash_hex()))
+                        .then_some(content)
+                }
+            }
+            _ => None,
+        };
+        identities.push(identity);
+        unchanged.push(same);
+    }
+    Ok((identities, unchanged))
+}
+
 pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
     // First, so that a signal at any point ends the run at a chunk boundary.
     let interrupt = Interrupt::install();
@@ -298,7 +360,10 @@ pub fn run(a: ImportArgs) -> anyhow::Result<u8> {
         hint: a.input.kind.hint(),
         canonical: !a.no_canonical,
     };
-    let (plan, planned) = match writer.plan(&inputs, settings, a.reread) {
+    let planned = unchanged_inputs(&writer, &inputs, settings, a.reread).and_then(
+        |(identities, unchanged)| Ok(writer.plan(&inputs, &identities, &unchanged, settings)?),
+    );
+    let (plan, planned) = match planned {
         Ok(plan) => (plan, true),
         // Stopped while hashing files ahead (or waiting for the lock):
         // nothing read yet, the run ends `interrupted` before its first line.

@@ -1,33 +1,11 @@
-//! The import pipeline: a reader thread streams chunks from the inputs in
-//! order, rayon workers turn each chunk's items into [`Outcome`]s, and the
-//! calling thread hands the results, still in input order, to a [`Sink`]
-//! (the archive writer, or `check`'s reporter). The inputs are opened once,
-//! before the run ([`open_inputs`]), and the reader thread reads those
-//! handles: nothing is opened twice, so pipes work. Channels are bounded, so
-//! memory stays flat however large the input; results never depend on the
-//! number of worker threads. The workers run at a lower priority than the
-//! calling thread ([`priority`]), which is the slower stage.
-//!
-//! A run can be asked to stop early ([`Options::stop`], raised by a signal
-//! handler at the edge): the reader stops before its next chunk, and the
-//! sink gets no chunk after the flag is seen; chunks still queued or being
-//! processed are dropped, since a file can be read again. With a pipe or
-//! standard input among the inputs nothing read is dropped: the reader
-//! takes no more bytes, hands on the whole lines it has (see
-//! [`input::feed`]), and the run ends once the sink has them all. Either
-//! way what the sink got is a prefix of the input, whole lines in order,
-//! and [`run`] says [`Ended::Stopped`].
-//!
-//! A pipe that goes quiet does not hold lines back: its reader hands on
-//! the lines it has when no byte comes for [`feed::STALL`], so the sink's
-//! deadline (below) commits them however long the next ones take.
-//!
-//! No line holds a run up: each stage of a line's analysis has a bound on
-//! its work (see `process`), a chunk is split finely enough that a small
-//! file of slow lines uses every core, and while the calling thread waits
-//! for the next chunk it tells the sink when its deadline passes
-//! ([`Sink::idle`]), so a batch never stays open waiting on workers or the
-//! reader.
+//! The import pipeline over files: a reader thread streams chunks of the
+//! inputs in order (opened once, before the run: [`open_inputs`]), rayon
+//! workers turn each chunk's items into [`Outcome`]s, and the calling
+//! thread hands them, in input order, to a [`Sink`]. The threads, bounded
+//! queues, stop flag and idle deadline are [`engine`]'s, shared with a
+//! pass over stored puzzles ([`pass`]). Must not touch SQL: the archive is
+//! reached only through [`Sink`] and [`Stored`]. Stop, pipe and deadline
+//! rules: docs/architecture.md, "src/pipeline/mod.rs".
 
 mod engine;
 pub mod pass;
