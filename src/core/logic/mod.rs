@@ -15,6 +15,7 @@ mod house;
 mod marks;
 mod rate;
 mod step;
+pub mod str8ts;
 mod technique;
 mod techniques;
 #[cfg(test)]

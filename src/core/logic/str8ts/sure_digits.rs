@@ -1,0 +1,54 @@
+//! Sure digits (2.0): the digits every straight a compartment can hold
+//! needs (a run of 3 within 5-8 needs 6 and 7) leave the rest of its row
+//! or column, by the rule that a digit appears once in a line.
+
+use crate::core::logic::step::Step;
+use crate::core::logic::technique::Work;
+
+use super::position::line_name;
+use super::straight::{needed, simple_lows};
+use super::{Position, Str8tsTechnique, digit_list};
+use crate::core::str8ts::Direction;
+
+pub struct SureDigits;
+
+impl Str8tsTechnique for SureDigits {
+    fn name(&self) -> &'static str {
+        "Sure Digits"
+    }
+
+    fn find(&self, p: &Position, _work: &mut Work) -> Option<Step> {
+        for run in p.runs() {
+            let masks = p.masks(run);
+            let sure = needed(simple_lows(&masks), masks.len());
+            if sure == 0 {
+                continue;
+            }
+            let line = match run.direction {
+                Direction::Row => usize::from(run.line),
+                Direction::Column => 9 + usize::from(run.line),
+            };
+            let eliminate: Vec<(u8, u8)> = Position::line(line)
+                .into_iter()
+                .filter(|c| !run.cells.contains(c))
+                .flat_map(|c| super::digits(p.cands(usize::from(c)) & sure).map(move |d| (c, d)))
+                .collect();
+            if eliminate.is_empty() {
+                continue;
+            }
+            return Some(Step {
+                technique: "Sure Digits",
+                rating: 20,
+                cells: run.cells.clone(),
+                place: None,
+                eliminate,
+                reason: format!(
+                    "every straight compartment {run} can hold has {}, so the rest of {} has not",
+                    digit_list(sure),
+                    line_name(line)
+                ),
+            });
+        }
+        None
+    }
+}
