@@ -4,8 +4,10 @@
 //! docs/difficulty.md).
 //!
 //! `marks` owns the candidate grid, `house` the houses, `chain` the
-//! implication graph, `step` one application, `technique` the contract and
-//! SE's order, `techniques/` one file each, `rate` the loop and ratings.
+//! implication graph, `step` one application, `technique` the contract
+//! (generic over the position) and SE's order, `position` what the loop
+//! needs of a position, `techniques/` one file each, `rate` the loop and
+//! ratings.
 //!
 //! Pure: givens in, steps and ratings out; no I/O, threads, SQLite or
 //! command line. Work is counted, never timed.
@@ -13,6 +15,7 @@
 mod chain;
 mod house;
 mod marks;
+mod position;
 mod rate;
 mod step;
 pub mod str8ts;
@@ -23,6 +26,7 @@ mod tests;
 
 pub use house::House;
 pub use marks::Marks;
-pub use rate::{Budget, Outcome, Rating, Solution, solve};
+pub use position::Position;
+pub use rate::{Budget, Outcome, Rating, Solution, invalid, run, solve};
 pub use step::{Rating10, Step, tenths};
-pub use technique::{ORDER, Technique, lowest_missing};
+pub use technique::{Classic, ORDER, Technique, Work, lowest_missing};

@@ -1,6 +1,7 @@
 //! The logical solution and its rating, as Sudoku Explainer 1.2.1 computes
 //! them: at every step the first technique in [`ORDER`] that makes progress
-//! is applied; ER is the highest rating of any step, EP the highest up to
+//! is applied (the loop, [`run`], is generic over the position and the
+//! order, so every puzzle type shares it); ER is the highest rating of any step, EP the highest up to
 //! the first step that places a digit, ED the first step's.
 //!
 //! When no technique here applies, the ratings are bounds: SE would go on
@@ -12,8 +13,9 @@
 use crate::core::grid::CELLS;
 
 use super::marks::Marks;
+use super::position::Position;
 use super::step::{Rating10, Step};
-use super::technique::{ORDER, Work, lowest_missing};
+use super::technique::{ORDER, Technique, Work, lowest_missing};
 
 /// How much work one puzzle may take, counted, so every machine stops at
 /// the same place.
@@ -69,33 +71,51 @@ pub struct Rating {
 
 /// The logical solution of one puzzle.
 #[derive(Clone, Debug)]
-pub struct Solution {
+pub struct Solution<P = Marks> {
     pub steps: Vec<Step>,
     pub rating: Rating,
     pub outcome: Outcome,
     /// The position reached.
-    pub marks: Marks,
+    pub marks: P,
 }
 
 /// Solves `givens` (1..=9 a given, anything else empty) step by step.
 pub fn solve(givens: &[u8; CELLS], budget: Budget) -> Solution {
-    let Some(mut marks) = Marks::from_givens(givens) else {
-        let rating = Rating {
-            er: 0,
-            ep: 0,
-            ed: 0,
-            bound: false,
-            ep_bound: false,
-            ed_bound: false,
-        };
+    let Some(marks) = Marks::from_givens(givens) else {
         let marks = Marks::from_givens(&[0; CELLS]).unwrap_or_else(|| unreachable!());
-        return Solution {
-            steps: Vec::new(),
-            rating,
-            outcome: Outcome::Invalid,
-            marks,
-        };
+        return invalid(marks);
     };
+    run(marks, &ORDER, budget, lowest_missing())
+}
+
+/// The solution of a puzzle whose givens clash: no step, no rating.
+pub fn invalid<P>(marks: P) -> Solution<P> {
+    let rating = Rating {
+        er: 0,
+        ep: 0,
+        ed: 0,
+        bound: false,
+        ep_bound: false,
+        ed_bound: false,
+    };
+    Solution {
+        steps: Vec::new(),
+        rating,
+        outcome: Outcome::Invalid,
+        marks,
+    }
+}
+
+/// The loop every puzzle type shares: from `marks`, at every step the
+/// first technique of `order` that makes progress is applied, until the
+/// position is solved, broken, stuck or over budget. When stuck, ER is at
+/// least `stuck_floor` (the lowest rating of what the order lacks).
+pub fn run<P: Position>(
+    mut marks: P,
+    order: &[&dyn Technique<P>],
+    budget: Budget,
+    stuck_floor: Rating10,
+) -> Solution<P> {
     let mut steps: Vec<Step> = Vec::new();
     let mut er: Rating10 = 0;
     let mut ep: Option<Rating10> = None;
@@ -110,7 +130,7 @@ pub fn solve(givens: &[u8; CELLS], budget: Budget) -> Solution {
         if steps.len() as u32 >= budget.steps {
             break Outcome::OverBudget;
         }
-        let found = ORDER.iter().find_map(|t| {
+        let found = order.iter().find_map(|t| {
             if work.exhausted() {
                 return None;
             }
@@ -124,12 +144,7 @@ pub fn solve(givens: &[u8; CELLS], budget: Budget) -> Solution {
             }
             break Outcome::Stuck;
         };
-        for &(c, d) in &step.eliminate {
-            marks.eliminate(c as usize, d);
-        }
-        if let Some((c, d)) = step.place {
-            marks.place(c as usize, d);
-        }
+        marks.apply(&step);
         er = er.max(step.rating);
         if ep.is_none() && step.place.is_some() {
             ep = Some(er);
@@ -141,7 +156,7 @@ pub fn solve(givens: &[u8; CELLS], budget: Budget) -> Solution {
     // rating reached (and the floor of the search that ran out) is all
     // that is known.
     let floor = if outcome == Outcome::Stuck {
-        lowest_missing()
+        stuck_floor
     } else {
         0
     };

@@ -1,6 +1,8 @@
-//! The contract every technique implements, and Sudoku Explainer 1.2.1's
-//! order of them: the solver tries them in this order and takes the first
-//! that makes progress.
+//! The contract every technique implements, over the position it works
+//! on (classic [`Marks`] by default), the adapter that runs a classic
+//! technique on any position holding classic marks, and Sudoku Explainer
+//! 1.2.1's order of the classic ones: the solver tries them in this order
+//! and takes the first that makes progress.
 
 use super::marks::Marks;
 use super::step::{Rating10, Step};
@@ -19,14 +21,31 @@ use super::techniques::{
     xy_wing::XyWing,
 };
 
-/// A way of making progress in a position.
-pub trait Technique: Sync {
+/// A way of making progress in a position of type `P`.
+pub trait Technique<P = Marks>: Sync {
     /// SE's name of the producer (`Hidden Singles`, `X-Wing`).
     fn name(&self) -> &'static str;
     /// The application SE would take (the first in its scan order, or for
     /// the chains the easiest), if any makes progress. A technique whose
     /// search is long spends `work` and gives up when it runs out.
-    fn find(&self, marks: &Marks, work: &mut Work) -> Option<Step>;
+    fn find(&self, marks: &P, work: &mut Work) -> Option<Step>;
+}
+
+/// A classic technique run on a position that holds classic marks (a
+/// Killer position: marks plus cages), which it reads as they are. Sound
+/// for any variant that keeps the Sudoku rules; not for techniques that
+/// assume the classic puzzle's unique solution (unique loops, BUG).
+pub struct Classic<T>(pub T);
+
+impl<P: AsRef<Marks>, T: Technique<Marks>> Technique<P> for Classic<T> {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+
+    #[inline]
+    fn find(&self, pos: &P, work: &mut Work) -> Option<Step> {
+        self.0.find(pos.as_ref(), work)
+    }
 }
 
 /// The counted work left for one puzzle (chain nodes expanded, loop cells
