@@ -4,32 +4,21 @@
 //! with cells matched to digits, as a naked subset inside the compartment.
 
 use crate::core::logic::step::Step;
-use crate::core::logic::technique::Work;
+use crate::core::logic::technique::{Technique, Work};
 
-use super::straight::fitting_lows;
-use super::{Position, Str8tsTechnique};
+use super::Str8tsMarks;
+use super::straight::{fitting_lows, misfits};
 
 pub struct Fit;
 
-impl Str8tsTechnique for Fit {
+impl Technique<Str8tsMarks> for Fit {
     fn name(&self) -> &'static str {
         "Compartment Fit"
     }
 
-    fn find(&self, p: &Position, _work: &mut Work) -> Option<Step> {
+    fn find(&self, p: &Str8tsMarks, _work: &mut Work) -> Option<Step> {
         for run in p.runs() {
-            let mut masks = p.masks(run);
-            let mut eliminate = Vec::new();
-            for (k, &c) in run.cells.iter().enumerate() {
-                let own = masks[k];
-                for d in super::digits(p.cands(usize::from(c))) {
-                    masks[k] = 1 << (d - 1);
-                    if fitting_lows(&masks, 0) == 0 {
-                        eliminate.push((c, d));
-                    }
-                }
-                masks[k] = own;
-            }
+            let eliminate = misfits(p, run, |m| fitting_lows(m, 0) != 0);
             if eliminate.is_empty() {
                 continue;
             }

@@ -2,19 +2,19 @@
 //! needs (a sure digit) with one place left in the compartment.
 
 use crate::core::logic::step::Step;
-use crate::core::logic::technique::Work;
+use crate::core::logic::technique::{Technique, Work};
 
+use super::Str8tsMarks;
 use super::straight::{needed, simple_lows};
-use super::{Position, Str8tsTechnique};
 
 pub struct HiddenSingle;
 
-impl Str8tsTechnique for HiddenSingle {
+impl Technique<Str8tsMarks> for HiddenSingle {
     fn name(&self) -> &'static str {
         "Hidden Singles"
     }
 
-    fn find(&self, p: &Position, _work: &mut Work) -> Option<Step> {
+    fn find(&self, p: &Str8tsMarks, _work: &mut Work) -> Option<Step> {
         for run in p.runs() {
             let masks = p.masks(run);
             let placed = run

@@ -5,20 +5,20 @@
 //! straight holds leaves the compartment.
 
 use crate::core::logic::step::Step;
-use crate::core::logic::technique::Work;
+use crate::core::logic::technique::{Technique, Work};
 
-use super::position::Run;
+use super::Str8tsMarks;
+use super::marks::Run;
 use super::straight::{fitting_lows, lows_name, straight, union};
-use super::{Position, Str8tsTechnique};
 
 pub struct HighLow;
 
-impl Str8tsTechnique for HighLow {
+impl Technique<Str8tsMarks> for HighLow {
     fn name(&self) -> &'static str {
         "High/Low"
     }
 
-    fn find(&self, p: &Position, _work: &mut Work) -> Option<Step> {
+    fn find(&self, p: &Str8tsMarks, _work: &mut Work) -> Option<Step> {
         for run in p.runs() {
             let len = run.cells.len();
             let lows = fitting_lows(&p.masks(run), 0);

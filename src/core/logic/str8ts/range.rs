@@ -4,19 +4,19 @@
 //! leave the run.
 
 use crate::core::logic::step::Step;
-use crate::core::logic::technique::Work;
+use crate::core::logic::technique::{Technique, Work};
 
+use super::Str8tsMarks;
 use super::straight::straight_name;
-use super::{Position, Str8tsTechnique};
 
 pub struct Range;
 
-impl Str8tsTechnique for Range {
+impl Technique<Str8tsMarks> for Range {
     fn name(&self) -> &'static str {
         "Compartment Range"
     }
 
-    fn find(&self, p: &Position, _work: &mut Work) -> Option<Step> {
+    fn find(&self, p: &Str8tsMarks, _work: &mut Work) -> Option<Step> {
         for run in p.runs() {
             let n = run.cells.len() as u8;
             let placed: Vec<u8> = run

@@ -1,80 +1,71 @@
-//! The logical solution of a Str8ts and its rating: the hardest step
-//! decides. Stuck, the rating is a bound ("at least" the technique this
-//! engine lacks); over budget, the bound is what was reached.
+//! The order of the Str8ts techniques, rising in rating, and the solve:
+//! the shared loop takes the first that makes progress and the hardest
+//! step decides. Stuck, the rating is a bound ("at least" the technique
+//! this engine lacks); over budget, the bound is what was reached.
 
-use crate::core::logic::rate::{Budget, Outcome};
+use crate::core::logic::rate::{Budget, invalid, run};
 use crate::core::logic::step::{Rating10, Step};
-use crate::core::logic::technique::Work;
+use crate::core::logic::techniques::{naked_single::NakedSingle, naked_subset::NakedSubset};
+use crate::core::logic::{Technique, Work};
 use crate::core::str8ts::Str8ts;
 
-use super::{ORDER, Position, apply};
+use super::Str8tsMarks;
+use super::{
+    fit::Fit, hidden_single::HiddenSingle, high_low::HighLow, range::Range, setti::Setti,
+    stranded::Stranded, sure_digits::SureDigits, trial::Trial,
+};
 
-/// The rating when no technique here applies: the next one up (a nested
-/// trial) would rate at least this.
+/// The logical solution of one Str8ts; `rating.er` is its rating.
+pub type Solution = crate::core::logic::Solution<Str8tsMarks>;
+
+/// A shared technique rated on this scale: the classic naked single is
+/// SE's 2.3, the first thing a Str8ts player sees, here 1.0.
+struct OnScale<T>(T, Rating10);
+
+impl<T: Technique<Str8tsMarks>> Technique<Str8tsMarks> for OnScale<T> {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+
+    fn find(&self, p: &Str8tsMarks, work: &mut Work) -> Option<Step> {
+        let mut step = self.0.find(p, work)?;
+        step.rating = self.1;
+        Some(step)
+    }
+}
+
+/// The techniques in rising order of rating.
+pub static ORDER: [&dyn Technique<Str8tsMarks>; 12] = [
+    &OnScale(NakedSingle, 10),
+    &Range,
+    &HiddenSingle,
+    &SureDigits,
+    &Stranded,
+    &NakedSubset { size: 2 },
+    &Fit,
+    &NakedSubset { size: 3 },
+    &HighLow,
+    &Setti,
+    &NakedSubset { size: 4 },
+    &Trial,
+];
+
+/// Every technique but the trial: what a trial follows.
+pub(super) static EASIER: &[&dyn Technique<Str8tsMarks>] = {
+    let (easier, _) = ORDER.split_at(ORDER.len() - 1);
+    easier
+};
+
+/// The rating when no technique here applies: the next one up (a trial
+/// inside a trial) would rate at least this.
 pub const fn lowest_missing() -> Rating10 {
     75
 }
 
-/// The logical solution of one puzzle.
-#[derive(Clone, Debug)]
-pub struct Solution {
-    pub steps: Vec<Step>,
-    /// The hardest step's rating, or the bound.
-    pub rating: Rating10,
-    /// The rating is only "at least".
-    pub bound: bool,
-    pub outcome: Outcome,
-    /// The position reached (`None` when the givens clash).
-    pub position: Option<Position>,
-}
-
 /// Solves a board's givens step by step.
 pub fn solve(board: &Str8ts, budget: Budget) -> Solution {
-    let Some(mut p) = Position::from_board(board) else {
-        return Solution {
-            steps: Vec::new(),
-            rating: 0,
-            bound: false,
-            outcome: Outcome::Invalid,
-            position: None,
-        };
-    };
-    let mut steps: Vec<Step> = Vec::new();
-    let mut rating: Rating10 = 0;
-    let mut work = Work::new(budget.work);
-    let outcome = loop {
-        if p.is_broken() {
-            break Outcome::Invalid;
-        }
-        if p.is_solved() {
-            break Outcome::Solved;
-        }
-        if steps.len() as u32 >= budget.steps {
-            break Outcome::OverBudget;
-        }
-        let found = ORDER.iter().find_map(|t| {
-            if work.exhausted() {
-                return None;
-            }
-            t.find(&p, &mut work)
-        });
-        let Some(step) = found else {
-            if let Some(floor) = work.ran_out {
-                rating = rating.max(floor);
-                break Outcome::OverBudget;
-            }
-            rating = rating.max(lowest_missing());
-            break Outcome::Stuck;
-        };
-        apply(&mut p, &step);
-        rating = rating.max(step.rating);
-        steps.push(step);
-    };
-    Solution {
-        steps,
-        rating,
-        bound: matches!(outcome, Outcome::Stuck | Outcome::OverBudget),
-        outcome,
-        position: Some(p),
+    match Str8tsMarks::from_board(board) {
+        Ok(p) => run(p, &ORDER, budget, lowest_missing()),
+        Err(colours) => invalid(*colours),
     }
 }

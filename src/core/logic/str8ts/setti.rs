@@ -5,11 +5,11 @@
 //! round), the open lines of that side all hold the digit, or none does.
 
 use crate::core::logic::step::Step;
-use crate::core::logic::technique::Work;
+use crate::core::logic::technique::{Technique, Work};
 
-use super::position::line_name;
+use super::Str8tsMarks;
+use super::marks::line_name;
 use super::straight::{fitting_lows, needed};
-use super::{Position, Str8tsTechnique};
 
 pub struct Setti;
 
@@ -19,14 +19,14 @@ struct Side {
     open: Vec<usize>,
 }
 
-fn side(p: &Position, d: u8, lines: std::ops::Range<usize>) -> Side {
+fn side(p: &Str8tsMarks, d: u8, lines: std::ops::Range<usize>) -> Side {
     let b = 1u16 << (d - 1);
     let mut s = Side {
         sure: 0,
         open: Vec::new(),
     };
     for line in lines {
-        let cells = Position::line(line);
+        let cells = Str8tsMarks::line(line);
         let placed = cells
             .iter()
             .any(|&c| !p.is_black(usize::from(c)) && p.value(usize::from(c)) == d);
@@ -43,12 +43,12 @@ fn side(p: &Position, d: u8, lines: std::ops::Range<usize>) -> Side {
     s
 }
 
-impl Str8tsTechnique for Setti {
+impl Technique<Str8tsMarks> for Setti {
     fn name(&self) -> &'static str {
         "Setti's Rule"
     }
 
-    fn find(&self, p: &Position, _work: &mut Work) -> Option<Step> {
+    fn find(&self, p: &Str8tsMarks, _work: &mut Work) -> Option<Step> {
         for d in 1..=9u8 {
             let b = 1u16 << (d - 1);
             let rows = side(p, d, 0..9);
@@ -67,7 +67,7 @@ impl Str8tsTechnique for Setti {
                     let eliminate: Vec<(u8, u8)> = this
                         .open
                         .iter()
-                        .flat_map(|&l| Position::line(l))
+                        .flat_map(|&l| Str8tsMarks::line(l))
                         .filter(|&c| p.cands(usize::from(c)) & b != 0)
                         .map(|c| (c, d))
                         .collect();
@@ -87,7 +87,7 @@ impl Str8tsTechnique for Setti {
                     // Every open line of this side must hold `d`: one with
                     // a single place for it takes it there.
                     for &l in &this.open {
-                        let mut at = Position::line(l)
+                        let mut at = Str8tsMarks::line(l)
                             .into_iter()
                             .filter(|&c| p.cands(usize::from(c)) & b != 0);
                         if let (Some(c), None) = (at.next(), at.next()) {

@@ -47,3 +47,25 @@ pub(crate) fn lows_name(lows: u16, len: usize) -> String {
         .collect();
     names.join(" or ")
 }
+
+/// The candidates of `run`'s empty cells with which `fits` (a test of the
+/// run's cell masks) fails: what leaves the run.
+pub(crate) fn misfits(
+    p: &super::Str8tsMarks,
+    run: &super::Run,
+    fits: impl Fn(&[u16]) -> bool,
+) -> Vec<(u8, u8)> {
+    let mut masks = p.masks(run);
+    let mut out = Vec::new();
+    for (k, &c) in run.cells.iter().enumerate() {
+        let own = masks[k];
+        for d in super::digits(p.cands(usize::from(c))) {
+            masks[k] = 1 << (d - 1);
+            if !fits(&masks) {
+                out.push((c, d));
+            }
+        }
+        masks[k] = own;
+    }
+    out
+}

@@ -3,32 +3,21 @@
 //! joins the 2 to the rest) leaves its cell.
 
 use crate::core::logic::step::Step;
-use crate::core::logic::technique::Work;
+use crate::core::logic::technique::{Technique, Work};
 
-use super::straight::simple_lows;
-use super::{Position, Str8tsTechnique};
+use super::Str8tsMarks;
+use super::straight::{misfits, simple_lows};
 
 pub struct Stranded;
 
-impl Str8tsTechnique for Stranded {
+impl Technique<Str8tsMarks> for Stranded {
     fn name(&self) -> &'static str {
         "Stranded Digits"
     }
 
-    fn find(&self, p: &Position, _work: &mut Work) -> Option<Step> {
+    fn find(&self, p: &Str8tsMarks, _work: &mut Work) -> Option<Step> {
         for run in p.runs() {
-            let mut masks = p.masks(run);
-            let mut eliminate = Vec::new();
-            for (k, &c) in run.cells.iter().enumerate() {
-                let own = masks[k];
-                for d in super::digits(p.cands(usize::from(c))) {
-                    masks[k] = 1 << (d - 1);
-                    if simple_lows(&masks) == 0 {
-                        eliminate.push((c, d));
-                    }
-                }
-                masks[k] = own;
-            }
+            let eliminate = misfits(p, run, |m| simple_lows(m) != 0);
             if eliminate.is_empty() {
                 continue;
             }

@@ -3,21 +3,21 @@
 //! or column, by the rule that a digit appears once in a line.
 
 use crate::core::logic::step::Step;
-use crate::core::logic::technique::Work;
+use crate::core::logic::technique::{Technique, Work};
 
-use super::position::line_name;
+use super::marks::line_name;
 use super::straight::{needed, simple_lows};
-use super::{Position, Str8tsTechnique, digit_list};
+use super::{Str8tsMarks, digit_list};
 use crate::core::str8ts::Direction;
 
 pub struct SureDigits;
 
-impl Str8tsTechnique for SureDigits {
+impl Technique<Str8tsMarks> for SureDigits {
     fn name(&self) -> &'static str {
         "Sure Digits"
     }
 
-    fn find(&self, p: &Position, _work: &mut Work) -> Option<Step> {
+    fn find(&self, p: &Str8tsMarks, _work: &mut Work) -> Option<Step> {
         for run in p.runs() {
             let masks = p.masks(run);
             let sure = needed(simple_lows(&masks), masks.len());
@@ -28,7 +28,7 @@ impl Str8tsTechnique for SureDigits {
                 Direction::Row => usize::from(run.line),
                 Direction::Column => 9 + usize::from(run.line),
             };
-            let eliminate: Vec<(u8, u8)> = Position::line(line)
+            let eliminate: Vec<(u8, u8)> = Str8tsMarks::line(line)
                 .into_iter()
                 .filter(|c| !run.cells.contains(c))
                 .flat_map(|c| super::digits(p.cands(usize::from(c)) & sure).map(move |d| (c, d)))

@@ -49,8 +49,7 @@ fn check_against(name: &str, sol: &Solution, solution: &[u8]) {
         "{name}: the steps broke the position"
     );
     if sol.outcome == Outcome::Solved {
-        let p = sol.position.as_ref().map(|p| p.values().to_vec());
-        assert_eq!(p.as_deref(), Some(solution), "{name}");
+        assert_eq!(&sol.marks.values()[..], solution, "{name}");
     }
 }
 
@@ -140,8 +139,8 @@ fn corpus_ratings() {
             .map_or("-", |s| s.technique);
         println!(
             "{name}: {}{} ({:?}, {} steps, hardest {hardest})",
-            if sol.bound { "at least " } else { "" },
-            tenths(sol.rating),
+            if sol.rating.bound { "at least " } else { "" },
+            tenths(sol.rating.er),
             sol.outcome,
             sol.steps.len()
         );

@@ -6,9 +6,12 @@
 
 use crate::core::grid::CELLS;
 use crate::core::logic::step::{Rating10, Step};
-use crate::core::logic::technique::Work;
+use crate::core::logic::technique::{Technique, Work};
 
-use super::{EASIER, Position, Str8tsTechnique, apply};
+use crate::core::logic::Position;
+
+use super::Str8tsMarks;
+use super::rate::EASIER;
 
 pub struct Trial;
 
@@ -17,12 +20,12 @@ pub const FLOOR: Rating10 = 60;
 /// The longest chain of easier steps a trial follows.
 const LONGEST: usize = 20;
 
-impl Str8tsTechnique for Trial {
+impl Technique<Str8tsMarks> for Trial {
     fn name(&self) -> &'static str {
         "Trial"
     }
 
-    fn find(&self, p: &Position, work: &mut Work) -> Option<Step> {
+    fn find(&self, p: &Str8tsMarks, work: &mut Work) -> Option<Step> {
         let mut best: Option<(usize, u8, u8)> = None;
         for c in 0..CELLS {
             for d in super::digits(p.cands(c)) {
@@ -46,7 +49,7 @@ impl Str8tsTechnique for Trial {
             eliminate: vec![(c, d)],
             reason: format!(
                 "with {}={d} the easier techniques reach a contradiction in {n} steps",
-                super::position::name(c)
+                super::marks::name(c)
             ),
         })
     }
@@ -54,7 +57,7 @@ impl Str8tsTechnique for Trial {
 
 /// The number of easier steps after placing `d` in `c` until the position
 /// breaks, if it does within `most`.
-fn contradiction(p: &Position, c: usize, d: u8, most: usize, work: &mut Work) -> Option<usize> {
+fn contradiction(p: &Str8tsMarks, c: usize, d: u8, most: usize, work: &mut Work) -> Option<usize> {
     let mut q = p.clone();
     q.place(c, d);
     for n in 0..=most {
@@ -65,7 +68,7 @@ fn contradiction(p: &Position, c: usize, d: u8, most: usize, work: &mut Work) ->
             return None;
         }
         let step = EASIER.iter().find_map(|t| t.find(&q, work))?;
-        apply(&mut q, &step);
+        q.apply(&step);
     }
     None
 }

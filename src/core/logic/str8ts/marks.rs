@@ -1,12 +1,14 @@
 //! A Str8ts position for the logical solver: colours, black clues, placed
 //! digits and each empty white cell's candidates, with the compartments
 //! (white runs) of every row and column. Placing a digit clears it from
-//! its row and column, black clues included, as in the classic `Marks`.
+//! its row and column, black clues included, as the classic `Marks` does
+//! in its houses.
 
 use crate::core::grid::{CELLS, LINE_PEERS};
-use crate::core::str8ts::{Direction, Str8ts, compartments, fitting_lows};
-
+use crate::core::logic::house::{House, Houses};
 use crate::core::logic::marks::bit;
+use crate::core::logic::{Position, Step};
+use crate::core::str8ts::{Direction, Str8ts, compartments, fitting_lows};
 
 /// One compartment: its cells in order and the line it lies in.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,47 +38,40 @@ pub(crate) fn name(c: u8) -> String {
 
 /// A candidate grid with black cells and black clues.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Position {
+pub struct Str8tsMarks {
     black: [bool; CELLS],
     /// A placed white digit or a black clue; 0 when empty.
     values: [u8; CELLS],
     /// An empty white cell's candidates; 0 for black and placed cells.
     cands: [u16; CELLS],
     runs: Vec<Run>,
-    /// The row run and the column run of each white cell.
-    run_of: [[u8; 2]; CELLS],
 }
 
-impl Position {
+impl Str8tsMarks {
     /// The position of a board's givens and colours (its other candidates
-    /// are ignored: they are not a step anybody took); `None` when two
-    /// givens clash in a line.
-    pub fn from_board(board: &Str8ts) -> Option<Position> {
+    /// are ignored: they are not a step anybody took); `Err` with the
+    /// colours alone when two givens clash in a line.
+    pub fn from_board(board: &Str8ts) -> Result<Str8tsMarks, Box<Str8tsMarks>> {
         let black = *board.black();
         let mut runs = Vec::new();
-        let mut run_of = [[u8::MAX; 2]; CELLS];
-        for (k, comp) in compartments(&black).iter().enumerate() {
+        for comp in compartments(&black) {
             let cells: Vec<u8> = comp.cells().iter().map(|c| c.index() as u8).collect();
             let first = usize::from(cells[0]);
-            let (line, side) = match comp.direction {
-                Direction::Row => (first / 9, 0),
-                Direction::Column => (first % 9, 1),
+            let line = match comp.direction {
+                Direction::Row => first / 9,
+                Direction::Column => first % 9,
             };
-            for &c in &cells {
-                run_of[usize::from(c)][side] = k as u8;
-            }
             runs.push(Run {
                 cells,
                 direction: comp.direction,
                 line: line as u8,
             });
         }
-        let mut p = Position {
+        let mut p = Str8tsMarks {
             black,
             values: [0; CELLS],
             cands: black.map(|b| if b { 0 } else { 0x1ff }),
             runs,
-            run_of,
         };
         for (c, peers) in LINE_PEERS.iter().enumerate() {
             if !board.given()[c] {
@@ -86,11 +81,15 @@ impl Position {
                 continue;
             };
             if peers.iter().any(|&o| p.values[usize::from(o)] == d) {
-                return None;
+                return Err(Box::new(Str8tsMarks {
+                    values: [0; CELLS],
+                    cands: black.map(|b| if b { 0 } else { 0x1ff }),
+                    ..p
+                }));
             }
             p.place(c, d);
         }
-        Some(p)
+        Ok(p)
     }
 
     pub fn is_black(&self, c: usize) -> bool {
@@ -119,11 +118,6 @@ impl Position {
         &self.runs
     }
 
-    /// The row run (`side` 0) or column run (1) of a white cell.
-    pub fn run_of(&self, c: usize, side: usize) -> Option<&Run> {
-        self.runs.get(usize::from(self.run_of[c][side]))
-    }
-
     /// Places `d` in `c` and clears it from the row and column.
     pub fn place(&mut self, c: usize, d: u8) {
         self.values[c] = d;
@@ -137,27 +131,12 @@ impl Position {
         self.cands[c] &= !bit(d);
     }
 
-    /// Whether every white cell holds a digit.
-    pub fn is_solved(&self) -> bool {
-        (0..CELLS).all(|c| self.black[c] || self.values[c] != 0)
-    }
-
     /// The cell masks of a run, in order.
     pub fn masks(&self, run: &Run) -> Vec<u16> {
         run.cells
             .iter()
             .map(|&c| self.mask(usize::from(c)))
             .collect()
-    }
-
-    /// Whether the position has no solution: an empty white cell with no
-    /// candidate, or a compartment that can hold no straight.
-    pub fn is_broken(&self) -> bool {
-        (0..CELLS).any(|c| !self.black[c] && self.values[c] == 0 && self.cands[c] == 0)
-            || self
-                .runs
-                .iter()
-                .any(|r| fitting_lows(&self.masks(r), 0) == 0)
     }
 
     /// The nine cells of row `n` (0..9) or column `9 + n`, black ones
@@ -169,6 +148,54 @@ impl Position {
     /// The placed white digits, each black clue, 0 for the rest.
     pub fn values(&self) -> &[u8; CELLS] {
         &self.values
+    }
+}
+
+/// The rows, then the columns.
+const LINES: [House; 18] = {
+    let mut h = [House::Row(0); 18];
+    let mut i = 0;
+    while i < 9 {
+        h[i] = House::Row(i as u8);
+        h[9 + i] = House::Column(i as u8);
+        i += 1;
+    }
+    h
+};
+
+impl Houses for Str8tsMarks {
+    fn houses(&self) -> &'static [House] {
+        &LINES
+    }
+
+    fn cands(&self, c: usize) -> u16 {
+        self.cands[c]
+    }
+}
+
+impl Position for Str8tsMarks {
+    /// Every white cell holds a digit.
+    fn is_solved(&self) -> bool {
+        (0..CELLS).all(|c| self.black[c] || self.values[c] != 0)
+    }
+
+    /// Whether the position has no solution: an empty white cell with no
+    /// candidate, or a compartment that can hold no straight.
+    fn is_broken(&self) -> bool {
+        (0..CELLS).any(|c| !self.black[c] && self.values[c] == 0 && self.cands[c] == 0)
+            || self
+                .runs
+                .iter()
+                .any(|r| fitting_lows(&self.masks(r), 0) == 0)
+    }
+
+    fn apply(&mut self, step: &Step) {
+        for &(c, d) in &step.eliminate {
+            self.eliminate(usize::from(c), d);
+        }
+        if let Some((c, d)) = step.place {
+            self.place(usize::from(c), d);
+        }
     }
 }
 
