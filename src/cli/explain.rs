@@ -1,7 +1,8 @@
-//! `sudoku-archive explain`: the logical solution of one classic puzzle,
-//! step by step as a person would read it, each step with its rating on
-//! Sudoku Explainer's scale, then ER/EP/ED. The solving and rating are
-//! `core::logic`'s; this file only reads the argument and prints.
+//! `sudoku-archive explain`: the logical solution of one puzzle, step by
+//! step as a person would read it, each step with its rating (classic on
+//! Sudoku Explainer's scale, then ER/EP/ED; Str8ts on this project's own,
+//! then its rating). The solving and rating are `core::logic`'s; this file
+//! only reads the argument and prints.
 
 use std::fmt::Write as _;
 
@@ -10,12 +11,13 @@ use clap::Args;
 use super::TypeArg;
 use super::output::Out;
 use crate::core::grid::CELLS;
-use crate::core::logic::{self, Budget, Outcome, Rating, tenths};
+use crate::core::logic::{self, Budget, Outcome, Rating, Step, tenths};
 use crate::core::puzzle::{self, PuzzleType, Solutions};
+use crate::core::str8ts::Str8ts;
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// A classic Sudoku string in any supported format, or a solver URL.
+    /// A classic Sudoku or Str8ts string in any supported format, or a solver URL.
     pub string: String,
     /// The puzzle type, or auto to recognise it (only classic Sudoku is rated so far).
     #[arg(long = "type", value_enum, default_value = "auto")]
@@ -24,11 +26,13 @@ pub struct ExplainArgs {
 
 pub fn run(a: ExplainArgs) -> anyhow::Result<u8> {
     let analysis = puzzle::analyse(a.string.trim(), a.kind.hint())?;
-    if analysis.kind != PuzzleType::Sudoku {
-        anyhow::bail!(
-            "explain: only classic Sudoku has a logical solver so far, this is {}",
+    match analysis.kind {
+        PuzzleType::Sudoku => {}
+        PuzzleType::Str8ts => return print(&render_str8ts(&analysis)?),
+        _ => anyhow::bail!(
+            "explain: only classic Sudoku and Str8ts have a logical solver so far, this is {}",
             analysis.kind
-        );
+        ),
     }
     // The givens alone: pencil marks a packed string may carry are not a
     // step anybody took.
@@ -38,33 +42,48 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<u8> {
             *g = analysis.candidates[c].single().map_or(0, |d| d.get());
         }
     }
-    let text = render(&givens, &analysis.status);
+    print(&render(&givens, &analysis.status))
+}
+
+fn print(text: &str) -> anyhow::Result<u8> {
     let mut out = Out::stdout();
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(0)
 }
 
+/// A Str8ts's numbered steps and the closing line with its rating, from
+/// its givens and colours (the analysis's legacy form).
+pub fn render_str8ts(analysis: &puzzle::Analysis) -> anyhow::Result<String> {
+    let board = Str8ts::from_legacy(&analysis.givens)?;
+    let sol = logic::str8ts::solve(&board, Budget::default());
+    let stuck = format!(
+        "the next would rate {} or more",
+        tenths(logic::str8ts::lowest_missing())
+    );
+    let (mut s, end) = steps_and_end(&sol.steps, sol.outcome, &analysis.status, &stuck);
+    let multiple = if matches!(analysis.status, Solutions::Multiple) {
+        " (the puzzle has more than one solution: it gets no rating)"
+    } else {
+        ""
+    };
+    let at_least = if sol.rating.bound { "at least " } else { "" };
+    let _ = writeln!(
+        s,
+        "Str8ts rating {at_least}{}; {end}{multiple}",
+        tenths(sol.rating.er)
+    );
+    Ok(s)
+}
+
 /// The numbered steps and the closing line with the ratings.
 pub fn render(givens: &[u8; CELLS], status: &puzzle::Status) -> String {
     let sol = logic::solve(givens, Budget::default());
-    let mut s = String::new();
-    for (n, step) in sol.steps.iter().enumerate() {
-        let _ = writeln!(s, "{:>3}. [{}] {step}", n + 1, tenths(step.rating));
-    }
-    let n = sol.steps.len();
-    let end = match sol.outcome {
-        Outcome::Solved => format!("solved in {n} steps"),
-        Outcome::Stuck => format!(
-            "stuck after {n} steps: no technique here applies; Sudoku Explainer would go on with one rated {} or more",
-            tenths(logic::lowest_missing())
-        ),
-        Outcome::OverBudget => format!("stopped after {n} steps: the budget ran out"),
-        Outcome::Invalid if matches!(status, Solutions::Unsolvable) => {
-            "the puzzle has no solution".to_string()
-        }
-        Outcome::Invalid => format!("no solution after {n} steps"),
-    };
+    let stuck = format!(
+        "Sudoku Explainer would go on with one rated {} or more",
+        tenths(logic::lowest_missing())
+    );
+    let (mut s, end) = steps_and_end(&sol.steps, sol.outcome, status, &stuck);
     let multiple = if matches!(status, Solutions::Multiple) {
         " (the puzzle has more than one solution: SE does not rate it)"
     } else {
@@ -86,4 +105,29 @@ fn ratings(r: &Rating) -> String {
         at_least(r.ed_bound),
         tenths(r.ed)
     )
+}
+
+/// The numbered steps, and how the solution ended in words (`stuck`: what
+/// would come next).
+fn steps_and_end(
+    steps: &[Step],
+    outcome: Outcome,
+    status: &puzzle::Status,
+    stuck: &str,
+) -> (String, String) {
+    let mut s = String::new();
+    for (n, step) in steps.iter().enumerate() {
+        let _ = writeln!(s, "{:>3}. [{}] {step}", n + 1, tenths(step.rating));
+    }
+    let n = steps.len();
+    let end = match outcome {
+        Outcome::Solved => format!("solved in {n} steps"),
+        Outcome::Stuck => format!("stuck after {n} steps: no technique here applies; {stuck}"),
+        Outcome::OverBudget => format!("stopped after {n} steps: the budget ran out"),
+        Outcome::Invalid if matches!(status, Solutions::Unsolvable) => {
+            "the puzzle has no solution".to_string()
+        }
+        Outcome::Invalid => format!("no solution after {n} steps"),
+    };
+    (s, end)
 }
