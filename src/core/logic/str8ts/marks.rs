@@ -19,6 +19,16 @@ pub struct Run {
     pub line: u8,
 }
 
+impl Run {
+    /// Its line: rows 0..9, columns 9..18.
+    pub fn line_index(&self) -> usize {
+        match self.direction {
+            Direction::Row => usize::from(self.line),
+            Direction::Column => 9 + usize::from(self.line),
+        }
+    }
+}
+
 impl std::fmt::Display for Run {
     /// `r3c2-r3c5`, or `r3c2` for one cell.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -19,24 +19,35 @@ struct Side {
     open: Vec<usize>,
 }
 
-fn side(p: &Str8tsMarks, d: u8, lines: std::ops::Range<usize>) -> Side {
+/// Per line (rows 0..9, columns 9..18), the digits placed in its white
+/// cells or needed by one of its compartments: the lines sure to hold them.
+fn sure_digits(p: &Str8tsMarks) -> [u16; 18] {
+    let mut sure = [0u16; 18];
+    for run in p.runs() {
+        let line = run.line_index();
+        sure[line] |= needed(fitting_lows(&p.masks(run), 0), run.cells.len());
+        for &c in &run.cells {
+            if let d @ 1..=9 = p.value(usize::from(c)) {
+                sure[line] |= 1 << (d - 1);
+            }
+        }
+    }
+    sure
+}
+
+fn side(p: &Str8tsMarks, sure: &[u16; 18], d: u8, lines: std::ops::Range<usize>) -> Side {
     let b = 1u16 << (d - 1);
     let mut s = Side {
         sure: 0,
         open: Vec::new(),
     };
     for line in lines {
-        let cells = Str8tsMarks::line(line);
-        let placed = cells
-            .iter()
-            .any(|&c| !p.is_black(usize::from(c)) && p.value(usize::from(c)) == d);
-        let needs = p.runs().iter().any(|r| {
-            r.cells.iter().all(|c| cells.contains(c))
-                && needed(fitting_lows(&p.masks(r), 0), r.cells.len()) & b != 0
-        });
-        if placed || needs {
+        if sure[line] & b != 0 {
             s.sure += 1;
-        } else if cells.iter().any(|&c| p.cands(usize::from(c)) & b != 0) {
+        } else if Str8tsMarks::line(line)
+            .iter()
+            .any(|&c| p.cands(usize::from(c)) & b != 0)
+        {
             s.open.push(line);
         }
     }
@@ -49,10 +60,11 @@ impl Technique<Str8tsMarks> for Setti {
     }
 
     fn find(&self, p: &Str8tsMarks, _work: &mut Work) -> Option<Step> {
+        let sure = sure_digits(p);
         for d in 1..=9u8 {
             let b = 1u16 << (d - 1);
-            let rows = side(p, d, 0..9);
-            let cols = side(p, d, 9..18);
+            let rows = side(p, &sure, d, 0..9);
+            let cols = side(p, &sure, d, 9..18);
             for (this, that, word, other) in [
                 (&rows, &cols, "rows", "columns"),
                 (&cols, &rows, "columns", "rows"),

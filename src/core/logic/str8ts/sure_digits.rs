@@ -8,7 +8,6 @@ use crate::core::logic::technique::{Technique, Work};
 use super::marks::line_name;
 use super::straight::{needed, simple_lows};
 use super::{Str8tsMarks, digit_list};
-use crate::core::str8ts::Direction;
 
 pub struct SureDigits;
 
@@ -24,10 +23,7 @@ impl Technique<Str8tsMarks> for SureDigits {
             if sure == 0 {
                 continue;
             }
-            let line = match run.direction {
-                Direction::Row => usize::from(run.line),
-                Direction::Column => 9 + usize::from(run.line),
-            };
+            let line = run.line_index();
             let eliminate: Vec<(u8, u8)> = Str8tsMarks::line(line)
                 .into_iter()
                 .filter(|c| !run.cells.contains(c))

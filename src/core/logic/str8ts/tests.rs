@@ -146,3 +146,66 @@ fn corpus_ratings() {
         );
     }
 }
+
+/// The rating of a corpus board, and whether it is a bound.
+fn rating_of(source: &str) -> (u16, bool) {
+    let (legacy, _) = boards()
+        .into_iter()
+        .find(|b| b.1 == source)
+        .unwrap_or_else(|| panic!("{source} is in real_legacy.txt"));
+    let board = Str8ts::from_legacy(legacy).unwrap_or_else(|e| panic!("{source}: {e}"));
+    let sol = solve(&board, Budget::default());
+    (sol.rating.er, sol.rating.bound)
+}
+
+#[test]
+fn the_boards_osmith93_calls_hard_or_extreme_rate_above_its_unlabelled_one() {
+    // osmith93 is the one source that names levels (in its file names);
+    // its boards 02 and 03 have more than one solution and get none.
+    let plain = rating_of("osmith93_board01.txt");
+    let hard = rating_of("osmith93_board04_hard.txt");
+    let extreme = [
+        rating_of("osmith93_board05_extreme.txt"),
+        rating_of("osmith93_board06_extreme.txt"),
+    ];
+    assert!(!plain.1 && !hard.1, "{plain:?} {hard:?}");
+    assert!(hard.0 > plain.0, "hard {hard:?} against {plain:?}");
+    for e in extreme {
+        assert!(e.0 > hard.0, "extreme {e:?} against hard {hard:?}");
+    }
+}
+
+/// Puzzles a second on one core over the five unique corpus boards,
+/// printed: `cargo test --release --lib
+/// logic::str8ts::tests::puzzles_a_second -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn puzzles_a_second() {
+    let boards: Vec<(Str8ts, &str)> = boards()
+        .into_iter()
+        .filter_map(|(l, name)| Str8ts::from_legacy(l).ok().map(|b| (b, name)))
+        .filter(|b| solution_of(&b.0).is_some())
+        .collect();
+    let rounds: u32 = 20;
+    for (b, name) in &boards {
+        let start = std::time::Instant::now();
+        for _ in 0..rounds {
+            solve(b, Budget::default());
+        }
+        let per = start.elapsed().as_secs_f64() / f64::from(rounds);
+        println!("{name}: {:.1} ms", per * 1000.0);
+    }
+    let start = std::time::Instant::now();
+    let mut steps = 0;
+    for _ in 0..rounds {
+        for (b, _) in &boards {
+            steps += solve(b, Budget::default()).steps.len();
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    let n = rounds as usize * boards.len();
+    println!(
+        "{n} solves ({steps} steps) in {secs:.2} s: {:.1} puzzles/s",
+        n as f64 / secs
+    );
+}

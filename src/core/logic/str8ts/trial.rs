@@ -1,5 +1,5 @@
 //! Trial (6.0-7.0): a candidate that, once placed, lets the easier
-//! techniques reach a contradiction (a cell without candidates, a
+//! techniques (up to compartment fit) reach a contradiction (a cell without candidates, a
 //! compartment with no straight) is removed. The shortest such chain of
 //! easier steps is taken; its length sets the rating, 6.0 plus 0.1 every
 //! two steps up to 7.0. Each easier step tried spends one unit of work.
