@@ -1,7 +1,8 @@
-//! `sudoku-archive explain`: the logical solution of one classic puzzle,
-//! step by step as a person would read it, each step with its rating on
-//! Sudoku Explainer's scale, then ER/EP/ED; a Killer's on its own scale. The solving and rating are
-//! `core::logic`'s; this file only reads the argument and prints.
+//! `sudoku-archive explain`: the logical solution of one puzzle, step by
+//! step as a person would read it, each step with its rating (classic on
+//! Sudoku Explainer's scale, then ER/EP/ED; Killer and Str8ts on this
+//! project's own, then their rating). The solving and rating are `core::logic`'s; this file
+//! only reads the argument and prints.
 
 use std::fmt::Write as _;
 
@@ -12,18 +13,22 @@ use super::output::Out;
 use crate::core::grid::CELLS;
 use crate::core::logic::{self, Budget, Outcome, Rating, Step, tenths};
 use crate::core::puzzle::{self, PuzzleType, Solutions};
+use crate::core::str8ts::Str8ts;
 
 #[derive(Debug, Args)]
 pub struct ExplainArgs {
-    /// A classic Sudoku or Killer string in any supported format, or a solver URL.
+    /// A classic Sudoku, Killer or Str8ts string in any supported format, or a solver URL.
     pub string: String,
-    /// The puzzle type, or auto to recognise it (classic Sudoku and Killer are rated so far).
+    /// The puzzle type, or auto to recognise it.
     #[arg(long = "type", value_enum, default_value = "auto")]
     pub kind: TypeArg,
 }
 
 pub fn run(a: ExplainArgs) -> anyhow::Result<u8> {
     let analysis = puzzle::analyse(a.string.trim(), a.kind.hint())?;
+    if analysis.kind == PuzzleType::Str8ts {
+        return print(&render_str8ts(&analysis)?);
+    }
     // The givens alone: pencil marks a packed string may carry are not a
     // step anybody took.
     let mut givens = [0u8; CELLS];
@@ -32,17 +37,41 @@ pub fn run(a: ExplainArgs) -> anyhow::Result<u8> {
             *g = analysis.candidates[c].single().map_or(0, |d| d.get());
         }
     }
-    let text = match analysis.kind {
-        PuzzleType::Sudoku => render(&givens, &analysis.status),
-        PuzzleType::Killer => render_killer(&analysis, &givens),
-        other => anyhow::bail!(
-            "explain: only classic Sudoku and Killer have a logical solver so far, this is {other}"
-        ),
-    };
+    match analysis.kind {
+        PuzzleType::Killer => print(&render_killer(&analysis, &givens)),
+        _ => print(&render(&givens, &analysis.status)),
+    }
+}
+
+fn print(text: &str) -> anyhow::Result<u8> {
     let mut out = Out::stdout();
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(0)
+}
+
+/// A Str8ts's numbered steps and the closing line with its rating, from
+/// its givens and colours (the analysis's legacy form).
+pub fn render_str8ts(analysis: &puzzle::Analysis) -> anyhow::Result<String> {
+    let board = Str8ts::from_legacy(&analysis.givens)?;
+    let sol = logic::str8ts::solve(&board, Budget::default());
+    let stuck = format!(
+        "; the next would rate {} or more",
+        tenths(logic::str8ts::lowest_missing())
+    );
+    let (mut s, end) = steps_and_end(&sol.steps, sol.outcome, &analysis.status, &stuck);
+    let multiple = if matches!(analysis.status, Solutions::Multiple) {
+        " (the puzzle has more than one solution: it gets no rating)"
+    } else {
+        ""
+    };
+    let at_least = if sol.rating.bound { "at least " } else { "" };
+    let _ = writeln!(
+        s,
+        "Str8ts rating {at_least}{}; {end}{multiple}",
+        tenths(sol.rating.er)
+    );
+    Ok(s)
 }
 
 /// The numbered steps and the closing line with the ratings.
@@ -62,8 +91,22 @@ pub fn render(givens: &[u8; CELLS], status: &puzzle::Status) -> String {
     s
 }
 
-/// The numbered steps, and how the solution ended (`stuck` adds what a
-/// stuck solution means on the type's scale).
+/// `ER 2.6, EP 1.2, ED 1.2`, with "at least" on a bound.
+fn ratings(r: &Rating) -> String {
+    let at_least = |b: bool| if b { "at least " } else { "" };
+    format!(
+        "ER {}{}, EP {}{}, ED {}{}",
+        at_least(r.bound),
+        tenths(r.er),
+        at_least(r.ep_bound),
+        tenths(r.ep),
+        at_least(r.ed_bound),
+        tenths(r.ed)
+    )
+}
+
+/// The numbered steps, and how the solution ended in words (`stuck`: what
+/// would come next).
 fn steps_and_end(
     steps: &[Step],
     outcome: Outcome,
@@ -85,20 +128,6 @@ fn steps_and_end(
         Outcome::Invalid => format!("no solution after {n} steps"),
     };
     (s, end)
-}
-
-/// `ER 2.6, EP 1.2, ED 1.2`, with "at least" on a bound.
-fn ratings(r: &Rating) -> String {
-    let at_least = |b: bool| if b { "at least " } else { "" };
-    format!(
-        "ER {}{}, EP {}{}, ED {}{}",
-        at_least(r.bound),
-        tenths(r.er),
-        at_least(r.ep_bound),
-        tenths(r.ep),
-        at_least(r.ed_bound),
-        tenths(r.ed)
-    )
 }
 
 /// A Killer's numbered steps and its rating (docs/difficulty.md "Killer"):

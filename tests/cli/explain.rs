@@ -1,5 +1,5 @@
-//! `explain`: the logical solution of one classic puzzle, step by step,
-//! with each step's rating and SE's ER/EP/ED; of a Killer, on its scale.
+//! `explain`: the logical solution of one puzzle, step by step, with each
+//! step's rating: SE's ER/EP/ED (classic), the Killer or the Str8ts rating.
 
 use crate::util::Workdir;
 
@@ -215,4 +215,35 @@ fn explain_of_a_killer_prints_its_steps_with_the_killer_rating() {
         "122212211113213323213121123244123311222244111211312211232313323332121123311123311,112500001409001200000015000004001406400000031509000000000800000012003800000000001100000000001500130604000000001707000013001006000000260415000000000000000011001200",
     ]);
     assert_eq!(out, KILLER_KD_1_1_1);
+}
+
+/// The str8ts.com board of 9 Feb 2016 (malkuh's copy): compartment ranges,
+/// singles, sure and stranded digits, and one compartment fit (3.4), the
+/// hardest step, which is its rating.
+const STR8TS_COM: &str = "069000000000000000001900006100000000000000000800000002000000000003000800000000070110010011000000000001100100000010011100000001110010000001001100000000000110010011";
+
+#[test]
+fn explain_of_a_str8ts_prints_each_step_with_its_rating_and_the_hardest_decides() {
+    let w = Workdir::new();
+    let out = w.run(&["explain", STR8TS_COM]);
+    crate::show::snapshot("explain_str8ts", &out);
+    assert!(
+        out.ends_with("Str8ts rating 3.4; solved in 95 steps\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn explain_of_a_str8ts_with_two_solutions_says_it_gets_no_rating() {
+    let w = Workdir::new();
+    // osmith93 board 02: two givens, more than one solution.
+    let out = w.run(&[
+        "explain",
+        "000000000000000000000000000000000000010000000000000000000000000000000000000020000110001000000000000000110001001000000011000110000000100100011000000000000000100011",
+    ]);
+    let last = out.lines().last().unwrap_or_default();
+    assert!(
+        last.contains("more than one solution: it gets no rating"),
+        "{out}"
+    );
 }

@@ -1,6 +1,7 @@
 //! Houses: the rows, columns and boxes a digit appears in once each, with
 //! the names a person reads (`row 1`, `column 4`, `box 2`) and SE's order
-//! of them (boxes, then columns, then rows).
+//! of them (boxes, then columns, then rows); and [`Houses`], what the
+//! techniques every type shares read of a position.
 
 use std::fmt;
 
@@ -52,6 +53,23 @@ impl House {
 
     pub const fn is_box(self) -> bool {
         matches!(self, House::Box(_))
+    }
+}
+
+/// What a technique shared by the puzzle types (singles, naked subsets)
+/// reads of a position: its houses and each empty cell's candidates.
+pub trait Houses {
+    /// The houses in the order the shared techniques scan them.
+    fn houses(&self) -> &'static [House];
+    /// An empty cell's candidates; none for a placed cell (or a cell no
+    /// digit goes in, as a black Str8ts cell).
+    fn cands(&self, c: usize) -> u16;
+    /// How many cells of `h` are still open.
+    fn empty_count(&self, h: House) -> u32 {
+        h.cells()
+            .iter()
+            .filter(|&&c| self.cands(c as usize) != 0)
+            .count() as u32
     }
 }
 

@@ -5,7 +5,7 @@
 
 use crate::core::grid::{CELLS, PEERS, UNITS};
 
-use super::house::House;
+use super::house::{House, Houses};
 
 /// One bit a digit: bit `d - 1` for digit `d`.
 pub(crate) const fn bit(d: u8) -> u16 {
@@ -193,4 +193,19 @@ pub(crate) fn sees(a: usize, b: usize) -> bool {
         && (a / 9 == b / 9
             || a % 9 == b % 9
             || crate::core::grid::box_of(a) == crate::core::grid::box_of(b))
+}
+
+impl Houses for Marks {
+    fn houses(&self) -> &'static [House] {
+        &House::SE_ORDER
+    }
+
+    #[inline]
+    fn cands(&self, c: usize) -> u16 {
+        self.cands[c]
+    }
+
+    fn empty_count(&self, h: House) -> u32 {
+        Marks::empty_count(self, h)
+    }
 }

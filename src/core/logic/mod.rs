@@ -21,6 +21,7 @@ mod position;
 mod rate;
 mod step;
 pub mod stored;
+pub mod str8ts;
 mod technique;
 mod techniques;
 #[cfg(test)]

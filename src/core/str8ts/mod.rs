@@ -27,6 +27,7 @@ pub use compartment::{Compartment, Direction, compartments};
 pub use error::{Error, Form};
 pub use format::{LEGACY_LEN, PACKED_LEN, looks_like_legacy};
 pub use solve::{Solutions, propagate, solve};
+pub(crate) use straights::{fitting_lows, needed};
 
 #[cfg(test)]
 mod tests;

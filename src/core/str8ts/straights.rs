@@ -35,7 +35,7 @@ pub(super) fn reachable(cells: impl IntoIterator<Item = u16>, len: usize) -> u16
 /// The straights among `within` (bit `low - 1` for the straight from `low`;
 /// none: every straight of `allowed.len()` digits) that `allowed` can hold,
 /// one digit a cell, as bits of the same kind.
-pub(super) fn fitting_lows(allowed: &[u16], within: u16) -> u16 {
+pub(crate) fn fitting_lows(allowed: &[u16], within: u16) -> u16 {
     let len = allowed.len();
     let mut lows = within;
     if lows == 0 {
@@ -96,7 +96,7 @@ fn holds(allowed: &[u16], s: u16) -> bool {
 
 /// The digits every straight of `lows` holds: from the highest low to the
 /// lowest straight's top; none when they do not overlap.
-pub(super) fn needed(lows: u16, len: usize) -> u16 {
+pub(crate) fn needed(lows: u16, len: usize) -> u16 {
     if lows == 0 {
         return 0;
     }

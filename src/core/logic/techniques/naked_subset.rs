@@ -1,9 +1,9 @@
 //! Naked pairs, triples and quads (3.0, 3.6, 5.0): `n` cells of a house
 //! whose candidates are `n` digits together, which then leave the house's
-//! other cells.
+//! other cells. Shared by every type, over the houses the position has
+//! ([`Houses`]: a Str8ts row or column, its black cells without candidates).
 
-use crate::core::logic::house::House;
-use crate::core::logic::marks::Marks;
+use crate::core::logic::house::Houses;
 use crate::core::logic::step::Step;
 use crate::core::logic::technique::{Technique, Work};
 
@@ -13,14 +13,14 @@ pub struct NakedSubset {
     pub size: u32,
 }
 
-impl Technique for NakedSubset {
+impl<P: Houses> Technique<P> for NakedSubset {
     fn name(&self) -> &'static str {
         ["Naked Pairs", "Naked Triplets", "Naked Quads"][self.size as usize - 2]
     }
 
-    fn find(&self, marks: &Marks, _work: &mut Work) -> Option<Step> {
+    fn find(&self, marks: &P, _work: &mut Work) -> Option<Step> {
         let n = self.size;
-        for h in House::SE_ORDER {
+        for &h in marks.houses() {
             if marks.empty_count(h) < 2 * n {
                 continue;
             }
