@@ -63,7 +63,7 @@ pub enum Command {
     Find(find::FindArgs),
     /// Fold other archives into one: puzzles deduplicated, every provenance and reject line kept.
     Merge(merge::MergeArgs),
-    /// Rate the stored puzzles that have no current rating (classic: Sudoku Explainer's ER), in batches, resumable.
+    /// Rate the stored puzzles that have no current rating (classic on Sudoku Explainer's ER, Killer and Str8ts on this tool's own scales), in batches, resumable.
     Rate(rate::RateArgs),
     /// Compute a stored value for the archive's puzzles that lack it (minimal), resumably.
     Fill(fill::FillArgs),

@@ -101,7 +101,7 @@ pub fn run(a: StatsArgs) -> anyhow::Result<u8> {
     }
     writeln!(
         out,
-        "by rating (bands of 1.0; sudoku: Sudoku Explainer's ER):"
+        "by rating (bands of 1.0; sudoku: Sudoku Explainer's ER; killer, str8ts: this tool's scales, docs/difficulty.md):"
     )?;
     if s.by_rating.is_empty() {
         writeln!(out, "  none rated")?;

@@ -126,7 +126,8 @@ const UNDO_AFTER_8: &str =
     FROM sources AS s JOIN files AS f ON f.id = s.file_id;
     DROP TABLE puzzles_by_key; DROP TABLE puzzles_by_form;
     CREATE UNIQUE INDEX puzzles_key ON puzzles (key);
-    CREATE INDEX puzzles_canonical_hash ON puzzles (canonical_hash);";
+    CREATE INDEX puzzles_canonical_hash ON puzzles (canonical_hash);
+    ALTER TABLE imports DROP COLUMN rated;";
 
 #[test]
 fn an_older_archive_without_the_id_is_recognised_by_its_tables_and_upgraded() {
@@ -661,6 +662,10 @@ fn rejects_an_older_archive_called_duplicate_are_renamed_and_not_kept_twice() {
     let c = w.db();
     c.execute_batch(
         "UPDATE rejects SET reason = 'duplicate' WHERE reason = 'repeated-digit';
+         ALTER TABLE puzzles DROP COLUMN minimal; DROP INDEX puzzles_type_rating;
+         ALTER TABLE puzzles DROP COLUMN rating; ALTER TABLE puzzles DROP COLUMN rating_technique;
+         ALTER TABLE puzzles DROP COLUMN rating_bound; ALTER TABLE puzzles DROP COLUMN rating_version;
+         ALTER TABLE imports DROP COLUMN rated;
          PRAGMA user_version = 13;",
     )
     .unwrap();

@@ -14,6 +14,7 @@ const UNDO_12: &str = "DROP INDEX sources_file_line; DROP TABLE removals;
     DROP TABLE puzzles_by_key; DROP TABLE puzzles_by_form;
     CREATE UNIQUE INDEX puzzles_key ON puzzles (key);
     CREATE INDEX puzzles_canonical_hash ON puzzles (canonical_hash);
+    ALTER TABLE imports DROP COLUMN rated;
     PRAGMA user_version = 11;";
 
 /// What each reader answers on the archive `db`, `lines` looked up.

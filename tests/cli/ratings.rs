@@ -32,7 +32,7 @@ fn rate(w: &Workdir, extra: &[&str]) -> serde_json::Value {
 }
 
 #[test]
-fn rate_rates_each_classic_puzzle_with_one_solution_and_leaves_every_other_puzzle_null() {
+fn rate_rates_each_puzzle_with_one_solution_of_every_type_and_leaves_every_other_puzzle_null() {
     let w = Workdir::new();
     samples(&w);
     // Import leaves them unrated.
@@ -40,7 +40,12 @@ fn rate_rates_each_classic_puzzle_with_one_solution_and_leaves_every_other_puzzl
         w.count("SELECT count(*) FROM puzzles WHERE rating_version IS NOT NULL"),
         0
     );
-    let unique = w.count("SELECT count(*) FROM puzzles WHERE type = 'sudoku' AND solutions = 1");
+    let unique = w.count("SELECT count(*) FROM puzzles WHERE solutions = 1");
+    // Every type is rated (the samples hold all three).
+    assert_eq!(
+        w.count("SELECT count(DISTINCT type) FROM puzzles WHERE solutions = 1"),
+        3
+    );
     let s = rate(&w, &[]);
     assert_eq!(
         (s["rated"].as_i64(), s["status"].as_str()),
@@ -48,18 +53,18 @@ fn rate_rates_each_classic_puzzle_with_one_solution_and_leaves_every_other_puzzl
     );
     assert_eq!(
         w.count(
-            "SELECT count(*) FROM puzzles WHERE type = 'sudoku' AND solutions = 1
+            "SELECT count(*) FROM puzzles WHERE solutions = 1
              AND rating BETWEEN 1.0 AND 20 AND rating_technique <> '' AND rating_bound IN (0, 1)
              AND rating_version = 1"
         ),
         unique
     );
     // No rating where there is none to have: 0 or 2+ solutions (the
-    // samples hold both kinds), or no rater for the type yet.
+    // samples hold both kinds).
     assert!(w.count("SELECT count(*) FROM puzzles WHERE solutions <> 1") > 0);
     assert_eq!(
         w.count(
-            "SELECT count(*) FROM puzzles WHERE (solutions <> 1 OR type <> 'sudoku')
+            "SELECT count(*) FROM puzzles WHERE solutions <> 1
              AND (rating IS NOT NULL OR rating_technique IS NOT NULL OR rating_bound IS NOT NULL
                   OR rating_version IS NOT NULL)"
         ),

@@ -12,11 +12,18 @@ use crate::core::grid::CELLS;
 use crate::core::puzzle::canonical;
 use crate::core::vocabulary::PuzzleType;
 
-use super::step::Rating10;
-use super::{Budget, Outcome, lowest_missing, solve};
+use crate::core::killer::Killer;
+use crate::core::str8ts::Str8ts;
+
+use super::step::{Rating10, Step};
+use super::{Budget, Outcome, solve};
 
 /// The classic rater's version (`core::logic`'s solver and ladder).
 pub const CLASSIC_VERSION: u32 = 1;
+/// The Killer rater's version (`logic::killer`, docs/difficulty.md).
+pub const KILLER_VERSION: u32 = 1;
+/// The Str8ts rater's version (`logic::str8ts`, docs/difficulty.md).
+pub const STR8TS_VERSION: u32 = 1;
 
 /// The name a classic bound from techniques not here is given: the lowest
 /// missing rung ([`lowest_missing`]).
@@ -38,7 +45,8 @@ pub struct Stored {
 pub const fn version(kind: PuzzleType) -> Option<u32> {
     match kind {
         PuzzleType::Sudoku => Some(CLASSIC_VERSION),
-        PuzzleType::Killer | PuzzleType::Str8ts => None,
+        PuzzleType::Killer => Some(KILLER_VERSION),
+        PuzzleType::Str8ts => Some(STR8TS_VERSION),
     }
 }
 
@@ -75,8 +83,62 @@ pub fn rate_stored(kind: PuzzleType, givens: &str, form: Option<&str>) -> Option
 pub fn rate(kind: PuzzleType, form: &str) -> Option<Stored> {
     match kind {
         PuzzleType::Sudoku => rate_classic(form),
-        PuzzleType::Killer | PuzzleType::Str8ts => None,
+        PuzzleType::Killer => {
+            let k = Killer::parse(form).ok()?;
+            let sol = super::killer::solve(&k, Budget::default());
+            stored(
+                &sol.steps,
+                sol.rating,
+                sol.outcome,
+                sol.ran_out_in,
+                BEYOND_KILLER,
+            )
+        }
+        PuzzleType::Str8ts => {
+            let b = Str8ts::parse(form).ok()?;
+            let sol = super::str8ts::solve(&b, Budget::default());
+            stored(
+                &sol.steps,
+                sol.rating,
+                sol.outcome,
+                sol.ran_out_in,
+                BEYOND_STR8TS,
+            )
+        }
     }
+}
+
+/// What a Killer bound from techniques not here is called (nested chains,
+/// or chains through cages: `logic::killer::STUCK_FLOOR`).
+pub const BEYOND_KILLER: &str = "Beyond this rater";
+/// What a Str8ts bound from techniques not here is called (a trial inside
+/// a trial: `logic::str8ts::lowest_missing`).
+pub const BEYOND_STR8TS: &str = "Beyond this rater";
+
+/// The stored rating of a solution: its ER, the hardest step's technique
+/// (or what a bound stands for), and whether it is a bound; `None` when
+/// the rater found no solution.
+fn stored(
+    steps: &[Step],
+    r: super::Rating,
+    outcome: Outcome,
+    ran_out_in: Option<&'static str>,
+    beyond: &'static str,
+) -> Option<Stored> {
+    let hardest = steps.iter().find(|s| s.rating == r.er);
+    let technique = match (hardest, outcome) {
+        (_, Outcome::Invalid) => return None,
+        (Some(step), _) => step.technique,
+        (None, Outcome::Stuck) => beyond,
+        (None, Outcome::OverBudget) => ran_out_in?,
+        // Every step is rated, and ER is their highest or a bound.
+        (None, _) => return None,
+    };
+    Some(Stored {
+        rating: r.er,
+        technique,
+        bound: r.bound,
+    })
 }
 
 fn rate_classic(form: &str) -> Option<Stored> {
@@ -94,20 +156,7 @@ fn rate_classic(form: &str) -> Option<Stored> {
     }
     let sol = solve(&givens, Budget::default());
     let r = sol.rating;
-    let hardest = sol.steps.iter().find(|s| s.rating == r.er);
-    let technique = match (hardest, sol.outcome) {
-        (_, Outcome::Invalid) => return None,
-        (Some(step), _) => step.technique,
-        (None, Outcome::Stuck) if r.er == lowest_missing() => BEYOND_CLASSIC,
-        (None, Outcome::OverBudget) => sol.ran_out_in?,
-        // Every step is rated, and ER is their highest or a bound.
-        (None, _) => return None,
-    };
-    Some(Stored {
-        rating: r.er,
-        technique,
-        bound: r.bound,
-    })
+    stored(&sol.steps, r, sol.outcome, sol.ran_out_in, BEYOND_CLASSIC)
 }
 
 #[cfg(test)]
@@ -126,10 +175,11 @@ mod tests {
     }
 
     #[test]
-    fn text_that_is_not_a_classic_grid_and_types_without_a_rater_get_none() {
+    fn text_that_is_not_a_puzzle_of_the_type_gets_none() {
         assert_eq!(rate(PuzzleType::Sudoku, "123"), None);
         assert_eq!(rate(PuzzleType::Killer, EASY), None);
-        assert_eq!(version(PuzzleType::Str8ts), None);
+        assert_eq!(rate(PuzzleType::Str8ts, EASY), None);
+        assert_eq!(version(PuzzleType::Str8ts), Some(STR8TS_VERSION));
         assert_eq!(version(PuzzleType::Sudoku), Some(CLASSIC_VERSION));
     }
 
@@ -165,5 +215,27 @@ mod tests {
     fn givens_that_clash_get_none() {
         let clash = format!("11{}", &EASY[2..]);
         assert_eq!(rate(PuzzleType::Sudoku, &clash), None);
+    }
+
+    /// Killer and Str8ts are rated on their own scales, on the form the
+    /// archive gives them (the canonical form of the identity).
+    #[test]
+    fn a_killer_and_a_str8ts_get_their_ratings_on_their_canonical_forms() {
+        const STR8TS: &str = "069000000000000000001900006100000000000000000800000002000000000003000800000000070110010011000000000001100100000010011100000001110010000001001100000000000110010011";
+        let killer = include_str!("../../../samples/killer.txt")
+            .lines()
+            .find(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .unwrap_or_default();
+        for (kind, s) in [
+            (PuzzleType::Killer, killer.trim()),
+            (PuzzleType::Str8ts, STR8TS),
+        ] {
+            let a = crate::core::puzzle::analyse(s, crate::core::puzzle::TypeHint::Auto).unwrap();
+            assert_eq!(a.kind, kind);
+            let form = canonical(kind, &a.givens).unwrap();
+            let r = rate_stored(kind, &a.givens, Some(&form)).unwrap();
+            assert!(!r.bound && r.rating > 0, "{kind}: {r:?}");
+            assert_eq!(rate_stored(kind, &a.givens, None), Some(r));
+        }
     }
 }
