@@ -631,7 +631,9 @@ mod tests {
                 None::<String>,
                 None::<String>,
                 1,
-                -1
+                -1,
+                None::<f64>,
+                None::<f64>
             ],
         );
         let scans: Vec<&String> = plan.iter().filter(|s| s.starts_with("SCAN")).collect();

@@ -347,8 +347,8 @@ mod tests {
         );
     }
 
-    /// Which puzzles need rating, with the classic rater at version 1: one
-    /// solution, a type with a rater, and no rating of this version.
+    /// Which puzzles need rating, with the raters at version 1: one
+    /// solution and no rating of this version.
     #[test]
     fn a_puzzle_needs_rating_only_with_one_solution_a_rater_and_no_current_rating() {
         let c = archive();
@@ -361,7 +361,8 @@ mod tests {
                     (3, 'sudoku', 0, 'c', 'e', 1, 1, 3, 1),
                     (4, 'sudoku', 0, 'd', 'e', 2, 1, 4, NULL),
                     (5, 'sudoku', 0, 'f', 'e', 0, 1, 5, NULL),
-                    (6, 'killer', 0, 'g', 'e', 1, 1, 6, NULL);",
+                    (6, 'killer', 0, 'g', 'e', 1, 1, 6, NULL),
+                    (7, 'killer', 0, 'h', 'e', 1, 1, 7, 1);",
         )
         .unwrap();
         let ids: Vec<i64> = super::unrated_after(&c, 0, 10)
@@ -369,8 +370,8 @@ mod tests {
             .iter()
             .map(|u| u.id)
             .collect();
-        assert_eq!(ids, [1, 2]);
-        assert_eq!(super::count_unrated(&c).unwrap(), 2);
-        assert_eq!(super::unrated_after(&c, 1, 10).unwrap().len(), 1);
+        assert_eq!(ids, [1, 2, 6]);
+        assert_eq!(super::count_unrated(&c).unwrap(), 3);
+        assert_eq!(super::unrated_after(&c, 1, 10).unwrap().len(), 2);
     }
 }

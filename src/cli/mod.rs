@@ -395,14 +395,21 @@ mod tests {
                 };
                 // What follows three spaces is a comment; `>` a redirection.
                 let example = example.split("   ").next().unwrap_or_default();
-                let words = example
-                    .split_whitespace()
-                    .take_while(|w| !w.starts_with('>'));
-                let args = std::iter::once("sudoku-archive").chain(words);
-                if let Err(e) = Cli::try_parse_from(args) {
-                    panic!("{line}: {e}");
+                // `&&` chains another command: checked when it is ours.
+                let chained = example.split(" && ").skip(1);
+                let ours = chained.filter_map(|c| c.strip_prefix("sudoku-archive "));
+                for command in
+                    std::iter::once(example.split(" && ").next().unwrap_or_default()).chain(ours)
+                {
+                    let words = command
+                        .split_whitespace()
+                        .take_while(|w| !w.starts_with('>'));
+                    let args = std::iter::once("sudoku-archive").chain(words);
+                    if let Err(e) = Cli::try_parse_from(args) {
+                        panic!("{line}: {e}");
+                    }
+                    seen += 1;
                 }
-                seen += 1;
             }
         }
         assert!(seen >= 15, "{seen} examples");

@@ -19,10 +19,13 @@ use crate::progress::Progress;
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:
   sudoku-archive rate --db puzzles.sqlite        rate what has no current rating
-  sudoku-archive import --db p.sqlite new/ && sudoku-archive rate --db p.sqlite   a nightly job
+  sudoku-archive rate --db puzzles.sqlite --jobs 1 --quiet   one core, no progress bar
 
-Rates each stored puzzle with exactly one solution whose type has a rater (classic Sudoku on
-Sudoku Explainer's scale) and that has no rating of the current rater yet: archives made before
+Import does not rate; a nightly job chains the two:
+  sudoku-archive import --db puzzles.sqlite new/ && sudoku-archive rate --db puzzles.sqlite
+
+Rates each stored puzzle with exactly one solution (classic Sudoku on Sudoku Explainer's scale,
+Killer and Str8ts on this tool's own, docs/difficulty.md) that has no rating of the current rater yet: archives made before
 ratings, puzzles imported since, and ratings of an older rater. Batches are committed as they
 are rated: a kill loses at most the batch in flight, and the same command goes on from there.")]
 pub struct RateArgs {
