@@ -69,6 +69,11 @@ pub struct ImportRow {
     pub duplicates: i64,
     pub rejected: i64,
     pub skipped: i64,
+    /// What the run was when it was not an import of lines: `rate` (its
+    /// count in `rated`) or `fill minimal` (its count in `lines`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pass: Option<String>,
+    pub rated: i64,
 }
 
 /// Uniquely solvable classic puzzles: minimal, not minimal, not computed.
@@ -180,7 +185,12 @@ pub fn stats(a: &Archive) -> Result<Stats, ArchiveError> {
         imports: rows(
             a,
             "listing imports",
-            "SELECT id, started_at, finished_at, status, lines, stored, duplicates, rejected, skipped
+            "SELECT id, started_at, finished_at, status, lines, stored, duplicates, rejected, skipped,
+                    CASE json_extract(arguments, '$[0]')
+                        WHEN 'rate' THEN 'rate'
+                        WHEN 'fill' THEN 'fill ' || json_extract(arguments, '$[1]')
+                    END,
+                    rated
              FROM imports ORDER BY id",
             |r| {
                 Ok(ImportRow {
@@ -193,6 +203,8 @@ pub fn stats(a: &Archive) -> Result<Stats, ArchiveError> {
                     duplicates: r.get(6)?,
                     rejected: r.get(7)?,
                     skipped: r.get(8)?,
+                    pass: r.get(9)?,
+                    rated: r.get(10)?,
                 })
             },
         )?,

@@ -160,6 +160,32 @@ pub fn run(a: StatsArgs) -> anyhow::Result<u8> {
     }
     writeln!(out, "imports:")?;
     for i in &s.imports {
+        // A pass over stored puzzles read no lines: its count is said as what it did.
+        match i.pass.as_deref() {
+            Some("rate") => {
+                writeln!(
+                    out,
+                    "  #{:<4} {} {:<11} rate: {} rated",
+                    i.id,
+                    i.started_at,
+                    i.status,
+                    n(i.rated)
+                )?;
+                continue;
+            }
+            Some(pass) => {
+                writeln!(
+                    out,
+                    "  #{:<4} {} {:<11} {pass}: {} computed",
+                    i.id,
+                    i.started_at,
+                    i.status,
+                    n(i.lines)
+                )?;
+                continue;
+            }
+            None => {}
+        }
         writeln!(
             out,
             "  #{:<4} {} {:<11} lines {:>10}  stored {:>10}  duplicates {:>10}  rejected {:>8}  skipped {:>8}",

@@ -125,9 +125,27 @@ fn fill_minimal_marks_17_clue_puzzles_minimal_one_with_a_spare_given_not_and_lea
         stats["minimal"],
         serde_json::json!({"minimal": 40, "not_minimal": 10, "not_computed": 0})
     );
-    assert!(w.run(&["stats"]).contains(
+    let text = w.run(&["stats"]);
+    assert!(text.contains(
         "minimal (uniquely solvable classic puzzles no given of which can go): 40 of 50\n"
     ));
+    // The runs list says each fill as what it did, not as lines imported.
+    assert!(
+        text.contains(" finished    fill minimal: 50 computed\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(" finished    fill minimal: 0 computed\n"),
+        "{text}"
+    );
+    let passes: Vec<&serde_json::Value> = stats["imports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| &i["pass"])
+        .filter(|p| !p.is_null())
+        .collect();
+    assert_eq!(passes, ["fill minimal", "fill minimal"]);
     let csv = w.run(&[
         "export",
         "--format",

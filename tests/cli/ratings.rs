@@ -79,6 +79,13 @@ fn rate_rates_each_puzzle_with_one_solution_of_every_type_and_leaves_every_other
     assert!(w.count("SELECT count(*) FROM puzzles WHERE rating_bound = 1 AND rating = 9.0") > 0);
     // Nothing left: a second run rates nothing.
     assert_eq!(rate(&w, &[])["rated"].as_i64(), Some(0));
+    // The runs list says each as a rating run, with its count.
+    let text = w.run(&["stats"]);
+    assert!(
+        text.contains(&format!(" finished    rate: {unique} rated\n")),
+        "{text}"
+    );
+    assert!(text.contains(" finished    rate: 0 rated\n"), "{text}");
 }
 
 #[test]
