@@ -272,6 +272,13 @@ pub enum Killed {
         inputs: Vec<String>,
         command: String,
     },
+    /// A pass over the stored puzzles (`rate`, `fill minimal`) or a
+    /// `forget`: its name and its command line, which run again completes it.
+    Pass {
+        id: i64,
+        name: String,
+        command: String,
+    },
 }
 
 /// What the runs `ids` of the archive at `path` were, read through a
@@ -295,6 +302,14 @@ pub fn killed_runs(path: &Path, ids: &[i64]) -> Vec<Killed> {
                 Some("merge") => Killed::Merge {
                     id,
                     inputs: merge_inputs(&args[1..]),
+                    command: command_line(&args),
+                },
+                Some(pass @ ("rate" | "fill" | "forget")) => Killed::Pass {
+                    id,
+                    name: match (pass, args.get(1)) {
+                        ("fill", Some(what)) => format!("fill {what}"),
+                        _ => pass.to_string(),
+                    },
                     command: command_line(&args),
                 },
                 _ => Killed::Import { id },

@@ -574,7 +574,7 @@ fn killed_note(archive: &std::path::Path, ids: &[i64]) {
         .iter()
         .filter_map(|r| match r {
             Killed::Import { id } => Some(id.to_string()),
-            Killed::Merge { .. } => None,
+            Killed::Merge { .. } | Killed::Pass { .. } => None,
         })
         .collect();
     if !imports.is_empty() {
@@ -585,17 +585,21 @@ fn killed_note(archive: &std::path::Path, ids: &[i64]) {
         );
     }
     for r in &runs {
-        if let Killed::Merge {
-            id,
-            inputs,
-            command,
-        } = r
-        {
-            note!(
+        match r {
+            Killed::Merge {
+                id,
+                inputs,
+                command,
+            } => note!(
                 "note: merge {id} of {} stopped without finishing (killed?) and is now marked \
                  interrupted; running it again completes it: {command}",
                 inputs.join(", ")
-            );
+            ),
+            Killed::Pass { id, name, command } => note!(
+                "note: {name} run {id} stopped without finishing (killed?) and is now marked \
+                 interrupted; running it again completes it: {command}"
+            ),
+            Killed::Import { .. } => {}
         }
     }
 }

@@ -213,6 +213,30 @@ fn a_killed_rate_run_keeps_whole_batches_and_the_same_command_ends_as_a_clean_ru
     );
 }
 
+/// An import that finds a killed rating run says it was a rating run and
+/// what completes it (it said "import 2 stopped", and "running the same
+/// files again completes it").
+#[test]
+fn an_import_after_a_killed_rate_run_names_the_rate_run_and_its_command() {
+    let w = Workdir::new();
+    hardest(&w, 160);
+    let mut child = spawn_rate(&w);
+    first_nonzero(Duration::from_millis(20), || rated_so_far(&w));
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let out = w.output(&[
+        "import",
+        "--quiet",
+        &sample("classic.txt").display().to_string(),
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "note: rate run 2 stopped without finishing (killed?) and is now marked interrupted; \
+         running it again completes it: sudoku-archive rate --quiet --jobs 1 --batch-puzzles 4\n"
+    );
+}
+
 #[test]
 fn sigint_stops_rate_at_a_puzzle_records_the_run_interrupted_and_the_same_command_goes_on() {
     let w = Workdir::new();
