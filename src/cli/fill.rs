@@ -52,6 +52,13 @@ pub struct FillArgs {
     #[arg(value_name = "VALUE", value_parser = pass_names())]
     pub value: String,
     #[command(flatten)]
+    pub pass: PassArgs,
+}
+
+/// The flags every pass over the stored puzzles takes (`fill`, `rate`).
+#[derive(Debug, Args)]
+pub struct PassArgs {
+    #[command(flatten)]
     pub db: DbArg,
     /// Worker threads [default: one per core]. Results never depend on it.
     #[arg(long, short, value_name = "N")]
@@ -63,7 +70,7 @@ pub struct FillArgs {
     #[arg(long)]
     pub json: bool,
     /// Puzzles per batch transaction, in place of the archive's batches
-    /// (for tests of a killed fill).
+    /// (for tests of a killed run).
     #[arg(long, hide = true)]
     pub batch_puzzles: Option<usize>,
 }
@@ -101,7 +108,7 @@ pub fn run(a: FillArgs) -> anyhow::Result<u8> {
     let Some(pass) = PASSES.iter().find(|p| p.filled.name == a.value) else {
         anyhow::bail!("no value named {:?} to fill", a.value);
     };
-    let path = &a.db.db;
+    let path = &a.pass.db.db;
     match inspect(path)? {
         Found::Archive { .. } => {}
         Found::Nothing => return Err(ArchiveError::Missing { path: path.clone() }.into()),
@@ -113,7 +120,7 @@ pub fn run(a: FillArgs) -> anyhow::Result<u8> {
             .into());
         }
     }
-    a.db.announce_upgrade(a.quiet || a.json);
+    a.pass.db.announce_upgrade(a.pass.quiet || a.pass.json);
     let what = format!("filled ({})", pass.filled.name);
     let stopped = |e: anyhow::Error| interrupt.stopped_instead("fill", &what, e);
     let archive = match Archive::open_or_create(path, Tuning::default()) {
@@ -128,7 +135,7 @@ pub fn run(a: FillArgs) -> anyhow::Result<u8> {
         Ok(writer) => writer,
         Err(e) => return stopped(e.into()),
     };
-    if let Some(n) = a.batch_puzzles {
+    if let Some(n) = a.pass.batch_puzzles {
         writer.fixed_batches(n);
     }
     let outcome = fill(&a, pass, &archive, &mut writer, &interrupt);
@@ -163,10 +170,10 @@ fn fill(
     interrupt: &Interrupt,
 ) -> Result<Ended, RunError<ArchiveError>> {
     let total = unfilled_count(archive, pass.filled).map_err(RunError::Sink)?;
-    let source = Unfilled::open(&a.db.db, pass.filled, 0).map_err(RunError::Sink)?;
-    let progress = Progress::things(total, a.quiet || a.json);
+    let source = Unfilled::open(&a.pass.db.db, pass.filled, 0).map_err(RunError::Sink)?;
+    let progress = Progress::things(total, a.pass.quiet || a.pass.json);
     let opts = pass::Options {
-        jobs: crate::pipeline::workers(a.jobs.unwrap_or(0)),
+        jobs: crate::pipeline::workers(a.pass.jobs.unwrap_or(0)),
         stop: Some(interrupt.flag()),
     };
     let mut drawn = Drawn {
@@ -191,7 +198,7 @@ fn summary(
     } else {
         "finished"
     };
-    if a.json {
+    if a.pass.json {
         let summary = serde_json::json!({
             "run_id": writer.run_id(),
             "value": pass.filled.name,
@@ -206,7 +213,7 @@ fn summary(
             out,
             "fill {} of {} (run {}){}",
             pass.filled.name,
-            a.db.db.display(),
+            a.pass.db.db.display(),
             writer.run_id(),
             if interrupted { " interrupted" } else { "" }
         )?;

@@ -9,9 +9,10 @@
 
 use clap::Args;
 
+use super::fill::PassArgs;
 use super::output::{Out, OutputError, count_of, note};
 use super::signals::{Interrupt, Signal};
-use super::{DbArg, thousands};
+use super::thousands;
 use crate::archive::rating::{self, RateRun};
 use crate::archive::{Archive, Tuning};
 use crate::progress::Progress;
@@ -30,19 +31,7 @@ ratings, puzzles imported since, and ratings of an older rater. Batches are comm
 are rated: a kill loses at most the batch in flight, and the same command goes on from there.")]
 pub struct RateArgs {
     #[command(flatten)]
-    pub db: DbArg,
-    /// Worker threads [default: one per core].
-    #[arg(long, short, value_name = "N")]
-    pub jobs: Option<usize>,
-    /// No progress bar.
-    #[arg(long, short)]
-    pub quiet: bool,
-    /// Print the summary as one JSON object.
-    #[arg(long)]
-    pub json: bool,
-    /// Puzzles per batch transaction (for tests of a killed run).
-    #[arg(long, hide = true)]
-    pub batch_puzzles: Option<usize>,
+    pub pass: PassArgs,
 }
 
 pub fn run(a: RateArgs) -> anyhow::Result<u8> {
@@ -50,14 +39,14 @@ pub fn run(a: RateArgs) -> anyhow::Result<u8> {
     let interrupt = Interrupt::install();
     // Refuses a missing or empty archive as every reading command does,
     // then opens it for writing (which also upgrades it).
-    drop(Archive::open_existing(&a.db.db)?);
-    a.db.announce_upgrade(a.quiet || a.json);
+    drop(Archive::open_existing(&a.pass.db.db)?);
+    a.pass.db.announce_upgrade(a.pass.quiet || a.pass.json);
     let stopped = |e: anyhow::Error| interrupt.stopped_instead("rating run", "rated", e);
-    let archive = match Archive::open_or_create(&a.db.db, Tuning::default()) {
+    let archive = match Archive::open_or_create(&a.pass.db.db, Tuning::default()) {
         Ok(archive) => archive,
         Err(e) => return stopped(e.into()),
     };
-    let jobs = crate::pipeline::workers(a.jobs.unwrap_or(0));
+    let jobs = crate::pipeline::workers(a.pass.jobs.unwrap_or(0));
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build()?;
     if let Some(status) = interrupt.stopped_before("rating run", "rated") {
         return Ok(status);
@@ -68,11 +57,11 @@ pub fn run(a: RateArgs) -> anyhow::Result<u8> {
         Ok(run) => run,
         Err(e) => return stopped(e.into()),
     };
-    if let Some(n) = a.batch_puzzles {
+    if let Some(n) = a.pass.batch_puzzles {
         run.batch = n.max(1);
     }
     run.stop_on(interrupt.flag());
-    let progress = Progress::things(todo, a.quiet || a.json);
+    let progress = Progress::things(todo, a.pass.quiet || a.pass.json);
     let started = std::time::Instant::now();
     let result = run.rate(&pool, |n| {
         progress.position(n);
@@ -107,9 +96,9 @@ fn summary(
 ) -> Result<(), OutputError> {
     let mut out = Out::stdout();
     let left = todo.saturating_sub(run.rated + run.failed);
-    if a.json {
+    if a.pass.json {
         let summary = serde_json::json!({
-            "archive": a.db.db.display().to_string(),
+            "archive": a.pass.db.db.display().to_string(),
             "run": run.id,
             "status": if interrupted { "interrupted" } else { "finished" },
             "to_rate": todo,
@@ -127,7 +116,7 @@ fn summary(
         out,
         "rated {} of {} (run {}){how}",
         count_of(run.rated, "puzzle", "puzzles"),
-        a.db.db.display(),
+        a.pass.db.db.display(),
         run.id
     )?;
     if run.failed > 0 {
@@ -152,7 +141,7 @@ fn summary(
         )?;
     }
     // Not for the tests' snapshots: the time varies.
-    if !a.quiet && !a.json && run.rated > 0 && seconds > 0.0 {
+    if !a.pass.quiet && !a.pass.json && run.rated > 0 && seconds > 0.0 {
         note!(
             "{:.2} s, {} puzzles/s",
             seconds,
